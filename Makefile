@@ -1,0 +1,191 @@
+# srv6d - userspace SRv6 endpoint processor.  Plain Makefile.
+#
+#   make                    build srv6d, srv6ctl and the libraries
+#   make check              deps, build, unit tests, bounded fuzz run, namespace tests
+#   make SAN=address,undefined check   |   make SAN=thread check
+#   make fuzz               build libFuzzer targets (clang)
+#   make fuzz-long          run each fuzz target for FUZZ_LONG_SECONDS
+#   make install            honours PREFIX, DESTDIR, MANDIR, SYSTEMDUNITDIR
+#   make BUILD=dir ...      out-of-tree objects (default: build)
+#   V=1                     show commands
+
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+SYSCONFDIR ?= /etc
+MANDIR     ?= $(PREFIX)/share/man
+PKG_CONFIG ?= pkg-config
+SYSTEMDUNITDIR ?= $(shell $(PKG_CONFIG) --variable=systemdsystemunitdir systemd 2>/dev/null || echo /lib/systemd/system)
+
+BUILD ?= build
+CC    ?= cc
+SAN   ?=
+FUZZ_SECONDS ?= 20
+FUZZ_LONG_SECONDS ?= 3600
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+PKGS_NFQ  := libnetfilter_queue libmnl
+PKGS_NL   := libnl-3.0 libnl-route-3.0
+PKGS_URCU := liburcu-qsbr liburcu
+PKGS_TEST := cmocka
+
+WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+	-Wmissing-declarations -Wold-style-definition -Wformat=2 -Wshadow \
+	-Wno-unused-parameter
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP -pthread
+ifneq ($(SAN),)
+override CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=$(SAN)
+endif
+override LDFLAGS += -pthread
+
+pc_cflags = $(shell $(PKG_CONFIG) --cflags $(1))
+pc_libs   = $(shell $(PKG_CONFIG) --libs $(1))
+
+# Pure packet engine: no I/O, no library dependencies.
+CORE_SRCS  := $(sort $(wildcard src/core/*.c))
+# RCU route cache (liburcu-qsbr).
+CACHE_SRCS := $(sort $(wildcard src/cache/*.c))
+# Daemon-side modules shared by srv6d and tests (conf parser, nfq, netlink...).
+D_SRCS     := $(sort $(filter-out src/daemon/main.c,$(wildcard src/daemon/*.c)))
+CTL_SRCS   := $(sort $(wildcard src/ctl/*.c))
+
+CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+CACHE_OBJS := $(CACHE_SRCS:%.c=$(BUILD)/%.o)
+D_OBJS     := $(D_SRCS:%.c=$(BUILD)/%.o)
+CTL_OBJS   := $(CTL_SRCS:%.c=$(BUILD)/%.o)
+
+LIBCORE  := $(BUILD)/libsrv6core.a
+LIBCACHE := $(BUILD)/libsrv6cache.a
+LIBD     := $(BUILD)/libsrv6d.a
+
+URCU_CFLAGS := $(call pc_cflags,$(PKGS_URCU))
+URCU_LIBS   := $(call pc_libs,$(PKGS_URCU))
+D_CFLAGS    := $(call pc_cflags,$(PKGS_NFQ) $(PKGS_NL) $(PKGS_URCU))
+D_LIBS      := $(call pc_libs,$(PKGS_NFQ) $(PKGS_NL) $(PKGS_URCU))
+TEST_CFLAGS := $(call pc_cflags,$(PKGS_TEST))
+TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
+
+# Unit tests: tests/unit/test_<name>.c -> $(BUILD)/tests/test_<name>, linked
+# with every library (unused archive members are not pulled in).
+UNIT_SRCS  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+BENCH_SRCS := $(sort $(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+
+PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
+	 $(if $(CTL_SRCS),$(BUILD)/srv6ctl)
+
+.PHONY: all check unit fuzz fuzz-run fuzz-long nettest deps install clean bench soak
+all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS)
+
+$(BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/cache/%.o: src/cache/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(URCU_CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/daemon/%.o: src/daemon/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/ctl/%.o: src/ctl/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIBCORE): $(CORE_OBJS)
+$(LIBCACHE): $(CACHE_OBJS)
+$(LIBD): $(D_OBJS)
+$(LIBCORE) $(LIBCACHE) $(LIBD):
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  AR      $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCACHE) $(LIBCORE)
+
+$(BUILD)/srv6d: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+
+$(BUILD)/srv6ctl: $(CTL_OBJS) $(LIBCORE)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
+$(BUILD)/tests/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Wno-missing-prototypes -Wno-missing-declarations $(TEST_CFLAGS) $(D_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(ALL_LIBS)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(D_LIBS) $(URCU_LIBS)
+
+$(BUILD)/bench/%: bench/%.c $(ALL_LIBS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+
+# ---- fuzzing (clang libFuzzer, always with ASan+UBSan) ----
+# A target that needs daemon code #includes the .c file (as wireguard-tools does).
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_CC   ?= clang
+FUZZ_FLAGS := -g -O1 -std=gnu11 -Iinclude -D_GNU_SOURCE -Wall -Wextra -Werror \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+fuzz: $(FUZZ_BINS)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZ    $@")
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+
+fuzz-run: fuzz
+	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS)
+fuzz-long: fuzz
+	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_LONG_SECONDS)
+
+# ---- tests ----
+deps:
+	$(Q)scripts/deps.sh
+
+unit: $(UNIT_BINS)
+	$(Q)tests/run_unit.sh $(UNIT_BINS)
+
+nettest: all
+	$(Q)rc=0; for t in tests/net/test_*.sh; do BUILD=$(abspath $(BUILD)) $$t || rc=1; done; exit $$rc
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(abspath $(BUILD)) SAN="$(SAN)" FUZZ_SECONDS=$(FUZZ_SECONDS) tests/check.sh
+
+bench: all
+	$(Q)BUILD=$(abspath $(BUILD)) bench/run.sh
+
+clean:
+	rm -rf $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/srv6d \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	$(if $(wildcard $(BUILD)/srv6d),install -m 0755 $(BUILD)/srv6d $(DESTDIR)$(SBINDIR)/srv6d)
+	$(if $(wildcard $(BUILD)/srv6ctl),install -m 0755 $(BUILD)/srv6ctl $(DESTDIR)$(BINDIR)/srv6ctl)
+	$(if $(wildcard conf/srv6d.conf),install -m 0644 conf/srv6d.conf $(DESTDIR)$(SYSCONFDIR)/srv6d/srv6d.conf.example)
+	$(foreach m,$(wildcard man/*.5),install -m 0644 $(m) $(DESTDIR)$(MANDIR)/man5/;)
+	$(foreach m,$(wildcard man/*.8),install -m 0644 $(m) $(DESTDIR)$(MANDIR)/man8/;)
+	$(if $(wildcard systemd/*.service),install -d $(DESTDIR)$(SYSTEMDUNITDIR) && install -m 0644 systemd/*.service $(DESTDIR)$(SYSTEMDUNITDIR)/)
+
+DEPS := $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d)
+-include $(DEPS)

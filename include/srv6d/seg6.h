@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * seg6.h - the SRv6 packet engine: RFC 8986 endpoint behaviors and headend
+ * transforms as pure functions over a struct srv6_pkt.
+ *
+ * Behaviors are data: a descriptor table (action, required and optional
+ * attribute masks, handler) as in the kernel's seg6_local.c.  One
+ * enum<->name table serves the conf parser, the CLI and every printer.
+ *
+ * Nothing here does I/O, allocates, or touches globals other than the const
+ * tables: any thread may call any function at any time.  Counters are not
+ * updated here; the caller accounts the returned struct srv6_result.
+ */
+#ifndef SRV6D_SEG6_H
+#define SRV6D_SEG6_H
+
+#include <netinet/in.h>
+#include <net/if.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pkt.h"
+#include "srh.h"
+
+/* Behaviors.  Values match the kernel's SEG6_LOCAL_ACTION_* where it has one. */
+enum srv6_action {
+	SRV6_ACT_UNSPEC = 0,
+	SRV6_ACT_END = 1,
+	SRV6_ACT_END_X = 2,
+	SRV6_ACT_END_T = 3,
+	SRV6_ACT_END_DX2 = 4,
+	SRV6_ACT_END_DX6 = 5,
+	SRV6_ACT_END_DX4 = 6,
+	SRV6_ACT_END_DT6 = 7,
+	SRV6_ACT_END_DT4 = 8,
+	SRV6_ACT_END_B6 = 9,
+	SRV6_ACT_END_B6_ENCAP = 10,
+	SRV6_ACT_END_DT46 = 16,
+	SRV6_ACT_END_B6_ENCAP_RED = 17, /* not in the kernel */
+	SRV6_ACT_MAX,
+};
+
+/* SID attributes, one bit each in srv6_action_desc masks. */
+enum srv6_attr {
+	SRV6_ATTR_SRH,      /* segment list (End.B6*) */
+	SRV6_ATTR_TABLE,    /* lookup table (End.T, End.DT*) */
+	SRV6_ATTR_VRFTABLE, /* VRF table (End.DT*) */
+	SRV6_ATTR_NH4,
+	SRV6_ATTR_NH6,
+	SRV6_ATTR_OIF,
+	SRV6_ATTR_FLAVORS,
+	SRV6_ATTR_MAX,
+};
+#define SRV6_F_ATTR(a) (1u << (a))
+_Static_assert(SRV6_ATTR_MAX <= 32, "attribute mask is 32 bits");
+
+/* Flavors (RFC 8986 §4.16, RFC 9800). */
+enum srv6_flavor {
+	SRV6_FLV_PSP,
+	SRV6_FLV_USP,
+	SRV6_FLV_USD,
+	SRV6_FLV_NEXT_CSID,
+	SRV6_FLV_MAX,
+};
+#define SRV6_F_FLV(f) (1u << (f))
+
+#define SRV6_CSID_LBLEN_DEFAULT 32
+#define SRV6_CSID_NFLEN_DEFAULT 16
+
+/**
+ * struct srv6_sid_cfg - one local SID's configuration, immutable once
+ * published (readers may hold it under RCU).
+ */
+struct srv6_sid_cfg {
+	enum srv6_action action;
+	uint32_t attrs;               /* SRV6_F_ATTR() bits present */
+	uint32_t flavors;             /* SRV6_F_FLV() bits */
+	uint8_t lblen, nflen;         /* NEXT-C-SID, bits */
+	uint32_t table;
+	uint32_t vrftable;
+	struct in_addr nh4;
+	struct in6_addr nh6;
+	char oif_name[IF_NAMESIZE];
+	int oif;                      /* ifindex, resolved by the datapath */
+	unsigned int nsegs;           /* End.B6*: segments, travel order */
+	struct in6_addr segs[SRV6_MAX_SEGS];
+	/* Filled by the datapath before publishing, copied into results: */
+	struct in6_addr encap_src;    /* outer source for End.B6.Encaps* */
+	int flowlabel_mode;           /* net.ipv6.seg6_flowlabel: -1, 0, 1 */
+	uint32_t mark;                /* fwmark selecting the next-hop context */
+};
+
+/* What the datapath must do with the packet after srv6_sid_process(). */
+enum srv6_verdict {
+	SRV6_V_FORWARD6,  /* IPv6 packet at pkt->data: route it (nh context) */
+	SRV6_V_FORWARD4,  /* IPv4 packet at pkt->data: route it (nh context) */
+	SRV6_V_L2,        /* Ethernet frame at pkt->data: transmit on nh.oif */
+	SRV6_V_ICMP,      /* answer with res->icmp; the packet is untouched */
+	SRV6_V_DROP,      /* drop, res->reason says why */
+};
+
+/* Drop reasons; each has a per-SID counter and a name. */
+enum srv6_drop {
+	SRV6_DROP_NONE = 0,
+	SRV6_DROP_MALFORMED,     /* not a parseable IPv6 packet */
+	SRV6_DROP_SRH_INVALID,   /* SRH failed validation */
+	SRV6_DROP_NO_SRH,        /* behavior needs an SRH, there is none */
+	SRV6_DROP_SL_ZERO,       /* SL == 0 where the behavior cannot end */
+	SRV6_DROP_SL_NONZERO,    /* decap behavior with SL != 0 */
+	SRV6_DROP_BAD_INNER,     /* upper layer not what the behavior accepts */
+	SRV6_DROP_HOP_LIMIT,     /* hop limit exhausted */
+	SRV6_DROP_NO_ROOM,       /* no headroom/tailroom for the rewrite */
+	SRV6_DROP_CSID_ARG,      /* NEXT-C-SID argument invalid */
+	SRV6_DROP_UNSUPPORTED,   /* action/flavor not runnable here */
+	SRV6_DROP_MAX,
+};
+
+/* Next-hop context the packet must be forwarded with. */
+struct srv6_nh {
+	uint32_t mark;            /* fwmark; 0 = main table */
+	uint32_t table;           /* informational: table the mark selects */
+	int oif;                  /* End.X/DX*: output interface (0 = any) */
+	struct in6_addr nh6;
+	struct in_addr nh4;
+};
+
+struct srv6_icmp {
+	uint8_t type, code;
+	uint32_t pointer;          /* Parameter Problem pointer (host order) */
+};
+
+struct srv6_result {
+	enum srv6_verdict verdict;
+	enum srv6_drop reason;     /* SRV6_V_DROP, and the cause for ICMP errors */
+	struct srv6_nh nh;
+	struct srv6_icmp icmp;
+};
+
+/* Descriptor of one behavior. */
+struct srv6_action_desc {
+	enum srv6_action action;
+	const char *name;          /* "End.DX6" */
+	uint32_t required_attrs;
+	uint32_t optional_attrs;
+	uint32_t flavors_allowed;  /* SRV6_F_FLV() bits */
+	bool kernel;               /* the Linux kernel implements it */
+	int (*input)(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
+		     struct srv6_result *res);
+};
+
+/** srv6_action_desc_get - descriptor for @act, NULL if none.  Pure. */
+const struct srv6_action_desc *srv6_action_desc_get(enum srv6_action act);
+
+/** srv6_action_from_name - exact (case-sensitive) name -> action; UNSPEC if unknown. */
+enum srv6_action srv6_action_from_name(const char *name);
+/** srv6_action_name - action -> name; "unknown" if out of range. */
+const char *srv6_action_name(enum srv6_action act);
+/** srv6_attr_name - attribute keyword ("nh6", "table", ...). */
+const char *srv6_attr_name(enum srv6_attr a);
+/** srv6_flavor_from_name / srv6_flavor_name - "psp", "usp", "usd", "next-csid". */
+int srv6_flavor_from_name(const char *name);
+const char *srv6_flavor_name(enum srv6_flavor f);
+/** srv6_drop_name - counter name of a drop reason ("srh-invalid", ...). */
+const char *srv6_drop_name(enum srv6_drop r);
+
+/**
+ * srv6_sid_cfg_check - cross-field validation of a SID configuration:
+ * required attributes present, no attribute outside required|optional,
+ * flavors allowed for the action and in a combination RFC 8986 allows,
+ * lblen/nflen byte-aligned, 8..120 and sum <= 128 (the kernel's checks),
+ * segment count within SRV6_MAX_SEGS.  Returns 0 or -EINVAL; when @why is
+ * not NULL it receives a static string naming the problem.  Pure.
+ */
+int srv6_sid_cfg_check(const struct srv6_sid_cfg *cfg, const char **why);
+
+/**
+ * srv6_sid_process - run the behavior of @cfg on the IPv6 packet @pkt whose
+ * destination matched the SID.  Rewrites @pkt in place (data/len may move)
+ * and fills @res.  On SRV6_V_ICMP and SRV6_V_DROP the packet bytes are left
+ * as received.  Pure; never reads outside pkt->data[0 .. len).
+ * Returns 0 (the result says what to do); never fails otherwise.
+ */
+int srv6_sid_process(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
+		     struct srv6_result *res);
+
+#endif

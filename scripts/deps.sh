@@ -1,0 +1,24 @@
+#!/bin/sh
+# Install the Debian packages srv6d needs to build, test and run, when they are
+# missing.  As root it runs apt-get; otherwise it prints the exact command.
+set -eu
+PKGS="build-essential pkg-config clang libclang-rt-14-dev
+libnetfilter-queue-dev libmnl-dev libnl-3-dev libnl-route-3-dev
+liburcu-dev libcmocka-dev
+iproute2 iptables python3-scapy tcpdump procps"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "srv6d: missing packages; run as root:" >&2
+	echo "  apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "srv6d: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing
