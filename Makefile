@@ -80,11 +80,17 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
+# Helper programs of the namespace tests: tests/net/tools/<name>.c ->
+# $(BUILD)/tests/net/<name>, linked like bench programs.
+NETTOOL_SRCS := $(sort $(wildcard tests/net/tools/*.c))
+NETTOOL_BINS := $(NETTOOL_SRCS:tests/net/tools/%.c=$(BUILD)/tests/net/%)
+
 PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 	 $(if $(CTL_SRCS),$(BUILD)/srv6ctl)
 
 .PHONY: all check unit fuzz fuzz-run fuzz-long nettest deps install clean bench soak
-all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS)
+all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
+	$(NETTOOL_BINS)
 
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
@@ -134,6 +140,11 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(ALL_LIBS)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(D_LIBS) $(URCU_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(ALL_LIBS)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+
+$(BUILD)/tests/net/%: tests/net/tools/%.c $(ALL_LIBS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)

@@ -69,7 +69,18 @@ struct srv6_policy_entry {
 struct srv6_cache;      /* the published pointer plus writer state */
 struct srv6_tables;     /* a snapshot under construction or published */
 
-/* ---- writer side (control plane; not reentrant: one writer at a time) ---- */
+/*
+ * ---- writer side (control plane) ----
+ * Writers are serialised by the cache's writer mutex.  Every function that
+ * changes the published snapshot (publish, *_set, *_del) returns only after
+ * a grace period, having freed what it replaced (synchronize_rcu, not
+ * call_rcu: the control thread need not be a registered reader).  Called
+ * from a registered online thread, it goes offline for the duration: that
+ * is a quiescent state for the caller, whose noref entries become invalid.
+ * Never call a writer function from a foreach callback.
+ * Prefixes are stored masked to their length (host bits are ignored, so
+ * 2001:db8::1/64 and 2001:db8::/64 are the same prefix).
+ */
 
 /**
  * srv6_cache_new - create an empty cache for @nworkers reader slots, using
@@ -79,7 +90,9 @@ struct srv6_cache *srv6_cache_new(unsigned int nworkers, enum srv6_lookup_mode m
 
 /**
  * srv6_cache_destroy - free everything.  Call after every reader thread has
- * unregistered; waits for pending call_rcu callbacks (rcu_barrier).
+ * unregistered and every noref = false reference has been put.  The cache
+ * queues no call_rcu callbacks (writers wait for their grace period), so
+ * there is nothing left for rcu_barrier to wait for.
  */
 void srv6_cache_destroy(struct srv6_cache *c);
 
@@ -102,6 +115,7 @@ int srv6_tables_add_policy(struct srv6_tables *t, int family, const void *prefix
  * srv6_cache_publish - make @t the snapshot readers see (atomic swap).  Takes
  * ownership of @t; the previous snapshot is freed after a grace period.
  * Counter ids are carried over by prefix, so counters survive a reload.
+ * Returns 0, or -ENOMEM with @t untouched and still the caller's.
  */
 int srv6_cache_publish(struct srv6_cache *c, struct srv6_tables *t);
 
@@ -114,6 +128,15 @@ int srv6_cache_sid_set(struct srv6_cache *c, const struct in6_addr *prefix,
 		       uint8_t plen, const struct srv6_sid_cfg *cfg);
 int srv6_cache_sid_del(struct srv6_cache *c, const struct in6_addr *prefix,
 		       uint8_t plen);
+
+/**
+ * srv6_cache_policy_set / srv6_cache_policy_del - the same for one headend
+ * policy of @family (AF_INET, AF_INET6; -EAFNOSUPPORT otherwise).
+ */
+int srv6_cache_policy_set(struct srv6_cache *c, int family, const void *prefix,
+			  uint8_t plen, const struct srv6_policy *pol);
+int srv6_cache_policy_del(struct srv6_cache *c, int family, const void *prefix,
+			  uint8_t plen);
 
 /**
  * srv6_cache_counters - sum the per-worker counters of SID (or, with
@@ -167,10 +190,21 @@ void srv6_entry_put(struct srv6_cache *c, const void *entry);
 
 /**
  * srv6_counters_slot - the calling worker's private counters for SID (or
- * policy) slot @id.  @worker is the worker's index < nworkers.  The worker
- * is the only writer of its slot: plain increments, no atomics.
+ * policy) slot @id (e->id of an entry the worker holds).  @worker is the
+ * worker's index < nworkers; NULL if out of range.  The worker is the only
+ * writer of its slot: no lock, no read-modify-write atomic.  Count with
+ * srv6_counter_add(), which compiles to the same load/add/store as "+=" but
+ * is a relaxed atomic store, so the concurrent relaxed loads of
+ * srv6_cache_counters() are not a data race (and TSan agrees).
  */
 struct srv6_counters *srv6_counters_slot(struct srv6_cache *c, unsigned int worker,
 					 bool policy, uint32_t id);
+
+/** srv6_counter_add - *@ctr += @v by its only writer (see srv6_counters_slot). */
+static inline void srv6_counter_add(uint64_t *ctr, uint64_t v)
+{
+	__atomic_store_n(ctr, __atomic_load_n(ctr, __ATOMIC_RELAXED) + v,
+			 __ATOMIC_RELAXED);
+}
 
 #endif

@@ -9,6 +9,8 @@
 #define SRV6D_HEADEND_H
 
 #include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pkt.h"
@@ -56,5 +58,42 @@ int srv6_policy_check(const struct srv6_policy *pol, const char **why);
  */
 int srv6_headend_apply(const struct srv6_policy *pol, uint8_t inner_proto,
 		       struct srv6_pkt *pkt, struct srv6_result *res);
+
+/*
+ * Engine internals shared by headend.c and seg6.c (End.B6*); not for the
+ * datapath.  Both rewrite @pkt in place and return 0, -ENOSPC (headroom
+ * exhausted, @pkt untouched), -EMSGSIZE (result longer than 65535 + 40) or
+ * -EINVAL (@pkt too short for @proto).  Pure.
+ */
+
+/**
+ * srv6_encap_push - push an outer IPv6 header + SRH for @segs (travel
+ * order; @reduced: .Red encoding, no SRH for a single SID) in front of the
+ * @proto packet at @pkt (IPPROTO_IPV6, IPPROTO_IPIP or 143 Ethernet), with
+ * the kernel's seg6_do_srh_encap()/_red() header rules: traffic class, flow
+ * label (per @flowlabel_mode, net.ipv6.seg6_flowlabel) and hop limit from an
+ * inner IPv6 header, else 0 / hash / 64; outer source @src.
+ */
+int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
+		    unsigned int nsegs, bool reduced, uint8_t proto,
+		    const struct in6_addr *src, int flowlabel_mode);
+
+/**
+ * srv6_srh_insert - the kernel's seg6_do_srh_inline(): insert an SRH for
+ * @segs plus a slot right after the IPv6 header of @pkt; the slot
+ * (segments[0]) receives the current destination, the destination becomes
+ * segs[0], the SRH takes over the IPv6 Next Header.
+ */
+int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
+		    unsigned int nsegs);
+
+/**
+ * srv6_flowlabel_hash - the flow label srv6d uses for seg6_flowlabel = 1: a
+ * deterministic FNV-1a hash over the inner 5-tuple (addresses, protocol,
+ * ports) of the @proto packet at @p, folded as the kernel folds
+ * skb_get_hash() (rol32(h, 16) & 0xfffff).  Not equal to the kernel's
+ * value, which uses a random per-boot seed.  Pure.
+ */
+uint32_t srv6_flowlabel_hash(const uint8_t *p, size_t len, uint8_t proto);
 
 #endif

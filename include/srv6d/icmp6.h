@@ -25,9 +25,34 @@
  * @src (the address the packet was sent to) and @dst (its source).
  * Returns the message length or -EINVAL (not answerable: e.g. @orig is itself
  * an ICMPv6 error, or its source is multicast/unspecified, RFC 4443 §2.4(e)).
+ *
+ * Details: @icmp->type is 1 (Destination Unreachable), 2 (Packet Too Big,
+ * @icmp->pointer is the MTU), 3 (Time Exceeded), 4 (Parameter Problem,
+ * @icmp->pointer is the pointer) or 129 (Echo Reply); anything else is
+ * -EINVAL.  Bytes past 40 + Payload Length are trailer and never quoted or
+ * echoed.  Errors quote min(packet, 1280 - 48, @cap - 8) bytes; they are
+ * refused (-EINVAL) for an ICMPv6 error or Redirect (found behind any
+ * extension headers, SRH valid or not, as the kernel's is_ineligible()), and
+ * for a multicast destination except Packet Too Big and Parameter Problem
+ * code 2 (RFC 4443 §2.4(e.3)).  Echo Reply needs an unfragmented Echo Request
+ * (type 128 code 0) to a unicast destination as the upper layer, behind any
+ * extension headers.  -ENOSPC when @cap cannot hold the ICMPv6 header (errors)
+ * or the whole reply (echo).  @src/@dst may be NULL.  Pure.
  */
 int srv6_icmp6_build(const struct srv6_icmp *icmp, const uint8_t *orig,
 		     size_t len, uint8_t *out, size_t cap,
 		     struct in6_addr *src, struct in6_addr *dst);
+
+/**
+ * srv6_icmp6_csum - the ICMPv6 checksum (RFC 4443 §2.3) of the @len-byte
+ * message @msg sent from @src to @dst, pseudo-header included, in host order
+ * (store it as out[2] = v >> 8, out[3] = v & 0xff).  Compute it over a
+ * message whose checksum field is 0; over a message carrying a correct
+ * checksum it returns 0.  For tests and for senders without a raw ICMPv6
+ * socket.  Pure.
+ */
+uint16_t srv6_icmp6_csum(const struct in6_addr *src,
+			 const struct in6_addr *dst, const uint8_t *msg,
+			 size_t len);
 
 #endif

@@ -142,6 +142,8 @@ struct srv6_action_desc {
 	const char *name;          /* "End.DX6" */
 	uint32_t required_attrs;
 	uint32_t optional_attrs;
+	uint32_t one_of_attrs;     /* exactly one of these must be present
+				      (End.DT*: table or vrftable) */
 	uint32_t flavors_allowed;  /* SRV6_F_FLV() bits */
 	bool kernel;               /* the Linux kernel implements it */
 	int (*input)(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,

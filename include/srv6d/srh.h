@@ -71,15 +71,46 @@ struct srv6_ip6_info {
  * Returns SRV6_SRH_OK (0) and fills @info, or an enum srv6_srh_err with
  * info->err_ptr pointing at the offending field.  A packet with no SRH is OK
  * with has_srh = false.  Pure.
+ *
+ * Details (the contract the engine relies on):
+ * - version != 6 is SRV6_SRH_ERR_CHAIN (err_ptr 0); len < 40 or
+ *   40 + Payload Length > len is SRV6_SRH_ERR_TRUNC (err_ptr 0 / 4).  Bytes
+ *   past 40 + Payload Length are trailer: ignored (the caller may trim them).
+ *   Payload Length 0 with a hop-by-hop header (jumbogram, BIG TCP) uses @len.
+ * - The SRH is the first routing header of type 4; a routing header of
+ *   another type (and any later routing header) is skipped by its length.
+ * - Hop-by-hop anywhere but first, or more than 8 extension headers, is
+ *   SRV6_SRH_ERR_CHAIN with err_ptr at the Next Header byte naming it.
+ * - upper_off/upper_proto: the walk continues past the SRH through further
+ *   extension headers (e.g. destination options after the SRH), so
+ *   upper_proto is the upper layer (41, 4, 58, 143, 6, 17, ...) as the
+ *   kernel's ipv6_find_hdr() finds it for decapsulation.  It stops at a
+ *   Fragment header that is not an atomic fragment (upper_proto 44: the upper
+ *   layer needs reassembly), and at AH/ESP/No Next Header.
+ * - An SRH error sets err_ptr = srh_off + the field srv6_srh_validate()
+ *   named, i.e. the ICMPv6 Parameter Problem pointer.
  */
 int srv6_ip6_parse(const uint8_t *pkt, size_t len, struct srv6_ip6_info *info);
 
 /**
  * srv6_srh_validate - validate one SRH of @len available bytes, in the order
  * of the kernel's seg6_validate_srh(): type, hdrlen vs last_entry, max_LE,
- * Segments Left <= Last Entry + 1, TLV walk.  On error *@err_field is the
- * offset within the SRH of the offending field (3 = Segments Left, 4 = Last
- * Entry, 1 = Hdr Ext Len, 2 = type, TLV offset).  Pure.
+ * Segments Left <= Last Entry + 1, TLV walk.  Returns SRV6_SRH_OK or an enum
+ * srv6_srh_err; on error *@err_field (may be NULL) is the offset within the
+ * SRH of the offending field:
+ *   SRV6_SRH_ERR_TRUNC  1 (Hdr Ext Len claims more than @len; 0 if @len < 2)
+ *   SRV6_SRH_ERR_TYPE   2
+ *   SRV6_SRH_ERR_LEN    1 (hdrlen < 2: no room for a single segment)
+ *   SRV6_SRH_ERR_LE     3 \ RFC 8754 §4.3.1.1 S09-S14: both point at
+ *   SRV6_SRH_ERR_SL     3 / Segments Left (Parameter Problem code 0)
+ *   SRV6_SRH_ERR_TLV    the TLV's type byte (no room for type+length) or
+ *                       its length byte (value overruns the SRH)
+ * Segments Left == Last Entry + 1 is valid (a reduced SRH, RFC 8986 §5.2),
+ * as with the kernel's seg6_validate_srh(..., reduced = true) used on input.
+ * Pad1 is one octet (RFC 8754 §2.1.1.1; the kernel treats it as type+len,
+ * a deliberate difference); PadN, HMAC (5) and unknown TLVs are skipped by
+ * their length; TLVs must end exactly at the end of the SRH.  Only
+ * (hdrlen + 1) * 8 bytes are read; bytes after the SRH are ignored.  Pure.
  */
 int srv6_srh_validate(const uint8_t *srh, size_t len, size_t *err_field);
 
@@ -91,10 +122,23 @@ int srv6_srh_validate(const uint8_t *srh, size_t len, size_t *err_field);
  * left as :: for the caller to fill).  The SRH is padded to 8 octets with a
  * PadN TLV when needed.  Segments Left and Last Entry are set for a packet
  * whose DA is segs[0].
- * Returns the SRH length in bytes (> 0) or -EINVAL / -ENOSPC.  Pure.
+ * Bytes equal iproute2's parse_srh() + the kernel's seg6_do_srh_encap/_red/
+ * _inline (without HMAC): full list of F = nsegs (+1 with the slot) entries,
+ * SL = LE = F - 1, segments[F - 1 - i] = segs[i]; reduced: segments[F - 1]
+ * dropped, LE = F - 2, SL = F - 1 (= LE + 1).  flags = tag = 0.
+ * Returns the SRH length in bytes (> 0), 0 when @reduced leaves no segment
+ * to carry (one SID, no slot: the kernel then omits the SRH, as RFC 8986
+ * §5.2 allows), -EINVAL (@nsegs 0 or > SRV6_MAX_SEGS) or -ENOSPC.  Pure.
  */
 int srv6_srh_build(uint8_t *out, size_t cap, const struct in6_addr *segs,
 		   unsigned int nsegs, bool reduced, bool inline_slot,
 		   uint8_t nexthdr);
+
+/**
+ * srv6_srh_pad - write @n (0..7) octets of SRH padding at @p: nothing, Pad1,
+ * or PadN with zero data (RFC 8754 §2.1.1).  Returns 0 or -EINVAL (n >= 8).
+ * Pure.
+ */
+int srv6_srh_pad(uint8_t *p, size_t n);
 
 #endif

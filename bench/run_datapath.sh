@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench/run_datapath.sh - first datapath measurement: End throughput at
+# <= 0.5% loss for the kernel's seg6local End, the bare NFQUEUE floor
+# (bench/nfq_floor, 64 verdicts per sendmsg, and -1: one per sendmsg) and
+# srv6d End, measured in the same run on the same topology.
+#
+#   +-----------+          +-------------------------+          +-----------+
+#   | $NS_SRC   |          | $NS_RTR (forwarding=1)  |          | $NS_DST   |
+#   |  veth0    +----------+ veth1             veth2 +----------+ veth3     |
+#   | fc00:1::1 |          | fc00:1::2     fc00:2::1 |          | fc00:2::2 |
+#   +-----------+          +-------------------------+          +-----------+
+#   srv6_blast (CPU 0)      SID fc00:ff::1 End                   raw PREROUTING
+#   AF_PACKET sendmmsg      consumer pinned to CPU 1             DROP; rx counted
+#   IPv6+SRH(fc00:ff::1,    fc00:ff::/64 via fc00:2::2           on veth3
+#   fc00:2::2)+UDP          (what the floor accepts unchanged)
+#
+# Usage: BUILD=build bench/run_datapath.sh [MODES...]
+#   MODES: kernel floor floor1 srv6d (default: all four)
+# Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
+#   LOSS (max loss in percent, 0.5), OUT (also append the table to this file).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$PWD/$BUILD" ;; esac
+DUR=${DUR:-2}
+PAYLOAD=${PAYLOAD:-64}
+LOSS=${LOSS:-0.5}
+MODES=${*:-kernel floor floor1 srv6d}
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 4; }
+for t in ip ip6tables taskset; do
+	command -v $t >/dev/null || { echo "SKIP: $t missing"; exit 4; }
+done
+for b in srv6_blast nfq_floor; do
+	[ -x "$BUILD/bench/$b" ] || { echo "missing $BUILD/bench/$b (make BUILD=... all)"; exit 1; }
+done
+
+S="$$-$RANDOM"
+NS_SRC=bsrc-$S NS_RTR=brtr-$S NS_DST=bdst-$S
+TMPD=$(mktemp -d /tmp/srv6d-bench.XXXXXX)
+BGPID=
+
+cleanup() {
+	[ -n "$BGPID" ] && kill "$BGPID" 2>/dev/null && wait "$BGPID" 2>/dev/null
+	for n in $NS_SRC $NS_RTR $NS_DST; do ip netns del "$n" 2>/dev/null; done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+
+R() { ip netns exec "$NS_RTR" "$@"; }
+
+setup() {
+	local n
+	for n in $NS_SRC $NS_RTR $NS_DST; do
+		ip netns add "$n" || exit 1
+		ip -n "$n" link set lo up
+	done
+	ip link add veth0 netns "$NS_SRC" address 02:00:00:00:00:01 type veth \
+		peer name veth1 netns "$NS_RTR" address 02:00:00:00:01:01
+	ip link add veth2 netns "$NS_RTR" address 02:00:00:00:01:02 type veth \
+		peer name veth3 netns "$NS_DST" address 02:00:00:00:02:01
+	ip -n "$NS_SRC" addr add fc00:1::1/64 dev veth0 nodad
+	ip -n "$NS_RTR" addr add fc00:1::2/64 dev veth1 nodad
+	ip -n "$NS_RTR" addr add fc00:2::1/64 dev veth2 nodad
+	ip -n "$NS_DST" addr add fc00:2::2/64 dev veth3 nodad
+	for n in "$NS_SRC veth0" "$NS_RTR veth1" "$NS_RTR veth2" "$NS_DST veth3"; do
+		set -- $n; ip -n "$1" link set "$2" up
+	done
+	ip netns exec "$NS_RTR" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip -n "$NS_RTR" neigh add fc00:2::2 lladdr 02:00:00:00:02:01 dev veth2 nud permanent
+	ip -n "$NS_RTR" neigh add fc00:1::1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
+	ip -n "$NS_RTR" -6 route add fc00:ff::/64 via fc00:2::2
+	# CPU 0 generates; all of the router's work (its receive softirq via
+	# RPS, and the queue consumer) runs on CPU 1.  Generator and consumer run
+	# SCHED_FIFO so other load on the machine disturbs the run less.
+	ip netns exec "$NS_RTR" sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+	# (dst receives on the CPU that forwards: its raw DROP is cheap)
+	ip netns exec "$NS_DST" ip6tables -t raw -A PREROUTING -j DROP
+}
+
+rx_dst() { ip netns exec "$NS_DST" cat /sys/class/net/veth3/statistics/rx_packets; }
+
+# trial RATE -> prints "offered_pps rx_pps loss_percent"
+trial() {
+	local rate=$1 before after out sent secs
+	before=$(rx_dst)
+	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64)
+	sleep 0.3
+	after=$(rx_dst)
+	sent=$(echo "$out" | awk '{print $2}')
+	secs=$(echo "$out" | awk '{print $4}')
+	awk -v s="$sent" -v t="$secs" -v r=$((after - before)) 'BEGIN {
+		l = s > 0 ? (s - r) * 100 / s : 100; if (l < 0) l = 0;
+		printf "%.0f %.0f %.3f\n", s / t, r / t, l }'
+}
+
+# search -> prints the highest rx rate (pps) with loss <= LOSS
+search() {
+	local lo=0 hi=0 rate=50000 res off rx loss best=0 i
+	while :; do
+		res=$(trial $rate); set -- $res; off=$1 rx=$2 loss=$3
+		echo "    offered $off rx $rx loss $loss%" >&2
+		if awk -v l="$loss" -v m="$LOSS" 'BEGIN { exit !(l <= m) }'; then
+			lo=$rate; best=$rx
+			# the generator cannot go faster: its rate is the answer
+			if awk -v o="$off" -v r="$rate" 'BEGIN { exit !(o < 0.9 * r) }'; then
+				echo "    (generator limit)" >&2; echo "$best"; return
+			fi
+			rate=$((rate * 3 / 2))
+		else
+			hi=$rate; break
+		fi
+		[ $rate -gt 5000000 ] && { echo "$best"; return; }
+	done
+	for i in 1 2 3 4 5; do
+		rate=$(((lo + hi) / 2))
+		[ $((hi - lo)) -lt 10000 ] && break
+		res=$(trial $rate); set -- $res; off=$1 rx=$2 loss=$3
+		echo "    offered $off rx $rx loss $loss%" >&2
+		if awk -v l="$loss" -v m="$LOSS" 'BEGIN { exit !(l <= m) }'; then
+			lo=$rate; [ "${rx%.*}" -gt "$best" ] && best=$rx
+		else
+			hi=$rate
+		fi
+	done
+	echo "$best"
+}
+
+start_bg() { # start_bg CMD... in rtr; waits briefly for it to bind
+	ip netns exec "$NS_RTR" chrt -f 10 "$@" >"$TMPD/bg.out" 2>&1 &
+	BGPID=$!
+	sleep 0.5
+}
+stop_bg() {
+	[ -n "$BGPID" ] || return
+	kill -TERM "$BGPID" 2>/dev/null; wait "$BGPID" 2>/dev/null
+	BGPID=
+}
+
+declare -A RES
+run_mode() {
+	local m=$1
+	echo "== $m" >&2
+	case $m in
+	kernel)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
+		RES[$m]=$(search)
+		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
+		;;
+	floor|floor1)
+		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		if [ "$m" = floor ]; then start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1
+		else start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -1; fi
+		RES[$m]=$(search)
+		stop_bg
+		echo "    nfq_floor: $(cat "$TMPD/bg.out")" >&2
+		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		;;
+	srv6d)
+		[ -x "$BUILD/srv6d" ] || { echo "    no $BUILD/srv6d" >&2; RES[$m]=0; return; }
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen 4096
+		steer auto
+		cpu-affinity 1
+		sid fc00:ff::1 action End
+		EOF
+		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		RES[$m]=$(search)
+		stop_bg
+		echo "    srv6d stats: $(tr '\n' ';' <"$TMPD/stats" 2>/dev/null)" >&2
+		;;
+	esac
+}
+
+setup
+for m in $MODES; do run_mode "$m"; done
+
+{
+	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials)"
+	printf '%-8s %10s %10s %10s\n' mode kpps "/floor" "/kernel"
+	for m in $MODES; do
+		awk -v m="$m" -v v="${RES[$m]}" -v f="${RES[floor]:-0}" -v k="${RES[kernel]:-0}" 'BEGIN {
+			rf = "-"; rk = "-"
+			if (f > 0) rf = sprintf("%.2f", v / f)
+			if (k > 0) rk = sprintf("%.2f", v / k)
+			printf "%-8s %10.0f %10s %10s\n", m, v / 1000, rf, rk }'
+	done
+} | tee -a "${OUT:-/dev/null}"

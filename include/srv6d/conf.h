@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * conf.h - srv6d.conf: the daemon's configuration file.
+ *
+ * Line oriented; '#' starts a comment anywhere on a line; words are
+ * separated by blanks (space, tab; a trailing CR is ignored).  Keywords match
+ * exactly (no abbreviations).  SID and policy lines take iproute2's words so
+ * `ip -6 route` lines paste:
+ *
+ *   queue N | queue N-M          NFQUEUE numbers, one worker each (0..65535,
+ *                                at most SRV6_CONF_MAX_QUEUES); default 0
+ *   queue-maxlen N               1..1048576, default 4096
+ *   fail-open yes|no             default no
+ *   steer auto|none              default auto
+ *   encap-source ADDR            IPv6 unicast address; default: the kernel's
+ *                                source address selection
+ *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
+ *                                queue order; exactly as many as queues
+ *   sid PREFIX [encap seg6local] action NAME [ATTR...]
+ *   route PREFIX encap seg6 mode MODE segs A[,B...]
+ *
+ * Each global keyword may appear once.  After a sid/route PREFIX the words
+ * may come in any order, each at most once (iproute2's duparg rule); the
+ * leading "encap seg6local" of a pasted seg6local route is optional on sid
+ * lines, "encap seg6" is required on route lines.  SID attributes: nh6 A, nh4 A,
+ * oif IFNAME, table N, vrftable N, srh segs A[,B...], flavors F[,F...]
+ * (psp, usp, usd, next-csid), lblen N / nflen N (only with next-csid;
+ * default 32/16).  `dev IFNAME` and `count` are accepted and ignored on sid
+ * and route lines.  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
+ * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
+ * Numbers are decimal.  `srh ... hmac N` is rejected (HMAC not supported).
+ *
+ * Errors: the first bad line stops the parse with exactly one line of text,
+ * "FILE:LINE: message naming the bad token", e.g.
+ *   srv6d.conf:12: unknown action "End.DX5"
+ *   srv6d.conf:3: End.X requires nh6
+ * Nothing here exits, logs or touches global state: a daemon reloading a bad
+ * file keeps its running configuration.  Every function is reentrant and may
+ * be called from any thread on objects it owns.
+ */
+#ifndef SRV6D_CONF_H
+#define SRV6D_CONF_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "headend.h"
+#include "seg6.h"
+
+#define SRV6_CONF_DEFAULT_PATH      "/etc/srv6d/srv6d.conf"
+#define SRV6_CONF_MAX_QUEUES        64
+#define SRV6_CONF_QUEUE_MAXLEN_DEF  4096
+#define SRV6_CONF_QUEUE_MAXLEN_MAX  1048576
+#define SRV6_CONF_MAX_FILE          (16u << 20)  /* bytes; larger: -EFBIG */
+#define SRV6_CONF_ERRLEN            256          /* enough for any message */
+/* srv6_sid_format/srv6_route_format never need more than this (incl. NUL). */
+#define SRV6_CONF_LINE_MAX          (384 + SRV6_MAX_SEGS * (INET6_ADDRSTRLEN + 1))
+
+/** struct srv6_conf_sid - one "sid" line. */
+struct srv6_conf_sid {
+	struct in6_addr prefix;        /* host bits zero */
+	uint8_t plen;
+	struct srv6_sid_cfg cfg;       /* datapath-filled fields zero */
+	unsigned int line;             /* 1-based line number in the file */
+};
+
+/** struct srv6_conf_route - one "route" line (a headend policy). */
+struct srv6_conf_route {
+	int family;                    /* AF_INET6 or AF_INET */
+	union {
+		struct in6_addr v6;
+		struct in_addr v4;
+	} prefix;                      /* host bits zero */
+	uint8_t plen;
+	struct srv6_policy pol;        /* datapath-filled fields zero */
+	unsigned int line;
+};
+
+enum srv6_steer_mode {
+	SRV6_STEER_AUTO,               /* srv6d installs its netfilter rules */
+	SRV6_STEER_NONE,               /* the operator does */
+};
+
+/**
+ * struct srv6_conf - a whole parsed file.  Queues are
+ * queue_first..queue_last inclusive (srv6_conf_nqueues() of them).  When
+ * ncpus > 0, worker i (queue queue_first + i) runs on cpus[i], and
+ * ncpus == srv6_conf_nqueues().  sids/routes are in file order, with no two
+ * entries of the same family/prefix/plen.
+ */
+struct srv6_conf {
+	unsigned int queue_first, queue_last, queue_maxlen;
+	bool fail_open;
+	enum srv6_steer_mode steer;
+	bool has_encap_src;
+	struct in6_addr encap_src;
+	int ncpus;                     /* 0: no affinity */
+	int cpus[SRV6_CONF_MAX_QUEUES];
+	struct srv6_conf_sid *sids;
+	size_t nsids;
+	struct srv6_conf_route *routes;
+	size_t nroutes;
+};
+
+/** srv6_conf_nqueues - number of queues (= workers) @c binds.  Pure. */
+static inline unsigned int srv6_conf_nqueues(const struct srv6_conf *c)
+{
+	return c->queue_last - c->queue_first + 1;
+}
+
+/**
+ * srv6_conf_init - set @c to the defaults (queue 0, queue-maxlen 4096,
+ * fail-open no, steer auto, no encap-source, no affinity, no SIDs or routes).
+ * Allocates nothing; overwrites @c without freeing it.
+ */
+void srv6_conf_init(struct srv6_conf *c);
+
+/**
+ * srv6_conf_parse_file - read and parse the file @path into @c.
+ *
+ * @c is (re)initialised by the call itself: previous contents are
+ * overwritten, not freed.  On success returns 0 and the caller owns @c
+ * (release with srv6_conf_free()).  On failure returns -errno (-EINVAL for
+ * a syntax/semantic error, -ENOMEM, -EFBIG, or open/read errors), @c holds
+ * the defaults and nothing to free, and @err (if @errlen > 0) receives one
+ * NUL-terminated line without newline: "FILE:LINE: message" for a bad line,
+ * "FILE: strerror" when the file cannot be read.  FILE is @path as given
+ * (control characters escaped).  The message is truncated to @errlen - 1 bytes if needed;
+ * SRV6_CONF_ERRLEN is always enough.
+ */
+int srv6_conf_parse_file(struct srv6_conf *c, const char *path, char *err, size_t errlen);
+
+/**
+ * srv6_conf_parse_string - as srv6_conf_parse_file() for the NUL-terminated
+ * @text; @name is the FILE used in messages.
+ */
+int srv6_conf_parse_string(struct srv6_conf *c, const char *name, const char *text,
+			   char *err, size_t errlen);
+
+/** srv6_conf_free - release what @c owns and reset it to the defaults.  Idempotent. */
+void srv6_conf_free(struct srv6_conf *c);
+
+/**
+ * srv6_sid_parse_words - parse the words that follow "sid" on a conf line
+ * (PREFIX [encap seg6local] action NAME [ATTR...]), as srv6ctl receives them.
+ * @argv is not modified.  Fills *@prefix (host bits zero), *@plen and *@cfg
+ * (zeroed first; only the configured fields are set) and validates the SID
+ * completely (descriptor masks, ranges, srv6_sid_cfg_check()).
+ * Returns 0 or -EINVAL with one message (no "FILE:LINE: " prefix) in @err.
+ */
+int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t *plen,
+			 struct srv6_sid_cfg *cfg, char *err, size_t errlen);
+
+/**
+ * srv6_route_parse_words - parse the words that follow "route" on a conf line
+ * (PREFIX encap seg6 mode MODE segs LIST) into *@r (zeroed first; r->line is
+ * left 0).  Returns 0 or -EINVAL with one message in @err.
+ */
+int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
+			   char *err, size_t errlen);
+
+/**
+ * srv6_sid_format - print a SID as its canonical conf line ("sid ..."),
+ * without newline.  Attributes come in a fixed order; next-csid always
+ * prints lblen and nflen.  Parsing the words after "sid" with
+ * srv6_sid_parse_words() gives back a cfg srv6_sid_cfg_equal() to @cfg.
+ * Returns the length (as snprintf), -ENOSPC if @len is too small (@buf is
+ * then truncated and NUL-terminated), -EINVAL if @cfg's action is unknown.
+ */
+int srv6_sid_format(char *buf, size_t len, const struct in6_addr *prefix, uint8_t plen,
+		    const struct srv6_sid_cfg *cfg);
+
+/** srv6_route_format - as srv6_sid_format() for a "route" line. */
+int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r);
+
+/**
+ * srv6_sid_cfg_equal - true if @a and @b configure the same SID: same
+ * action, same attribute set, and equal values for each attribute present
+ * (the kernel's seg6_action_params cmp).  Datapath-filled fields (oif
+ * ifindex, encap_src, flowlabel_mode, mark) are not compared.  A reload uses
+ * it to tell changed SIDs from unchanged ones.  Pure.
+ */
+bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b);
+
+/** srv6_policy_equal - same for policies (mode and segment list).  Pure. */
+bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b);
+
+#endif

@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nhctx.h - next-hop contexts: the policy routing srv6d owns so that a packet
+ * returned by an NF_ACCEPT verdict with a mark is routed the way its SID's
+ * behavior asks.
+ *
+ * The verdict is given at raw PREROUTING; nf_reinject() continues the hook
+ * chain and ip6_route_input() looks the rewritten packet up with
+ * flowi6_mark = skb->mark, so fwmark rules select the table (the IPv4 input
+ * path uses skb->mark the same way).
+ *
+ * Every context is one mark, MARK_BASE | idx (idx 1..0xffff), and:
+ *   End.X nh6 [oif], End.DX6 nh6 != ::   an adjacency table TABLE_BASE + idx
+ *        holding "default via nh6 [dev oif] [onlink if nh6 is link-local]",
+ *        and "ip -6 rule pref PRIO fwmark M lookup TABLE_BASE + idx".
+ *        Contexts with the same (nh6, oif) are shared.
+ *   End.DX4 nh4 != 0.0.0.0               the same in IPv4 (0.0.0.0/0 via nh4).
+ *   End.T / End.DT6 table N (or vrftable N)   "fwmark M lookup N" (IPv6);
+ *   End.DT4 / End.DT46                   the same rule in IPv6 and IPv4.
+ *   End, End.B6*, End.DX6 nh6 ::, End.DX4 nh4 0.0.0.0   mark 0 (main table).
+ * Plus one rule per family at PRIO + 1, "fwmark MARK_BASE/MARK_MASK
+ * blackhole": a context whose table has no route drops the packet instead of
+ * falling through to the main table, as the kernel's seg6local does (it
+ * uses the blackhole entry when the nexthop/table lookup fails).
+ *
+ * Known difference from seg6local: the local table (pref 0) is consulted
+ * before srv6d's rules, so a packet whose new destination is a local address
+ * is delivered locally even for End.X/End.T.
+ *
+ * Everything matching PRIO / PRIO + 1 with a mark in MARK_BASE/MARK_MASK, and
+ * every route in tables TABLE_BASE .. TABLE_BASE + 0xffff, belongs to srv6d:
+ * srv6_nhctx_open() removes it (crash recovery) and srv6_nhctx_close()
+ * removes it.  Two srv6d instances in one netns need distinct bases/PRIO.
+ *
+ * Threading: a struct srv6_nhctx is used by one control thread (start-up,
+ * reload, shutdown); it is not called from the packet path and takes no
+ * locks.  Workers only read cfg->mark from published SID configurations.
+ */
+#ifndef SRV6D_NHCTX_H
+#define SRV6D_NHCTX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "seg6.h"
+
+#define SRV6_NHCTX_MARK_BASE  0x6d000000u  /* 'm' << 24 */
+#define SRV6_NHCTX_MARK_MASK  0xffff0000u  /* the low 16 bits index a context */
+#define SRV6_NHCTX_TABLE_BASE 4200000000u  /* adjacency tables base + 1..0xffff */
+#define SRV6_NHCTX_RULE_PRIO  1000u        /* context rules; PRIO + 1 blackholes */
+#define SRV6_NHCTX_MAX        0xffffu      /* contexts per instance */
+
+struct srv6_nhctx;
+
+/**
+ * srv6_nhctx_open - connect to rtnetlink and remove every rule and route a
+ * previous srv6d with the same parameters left behind (crash recovery), then
+ * install the per-family blackhole rules.
+ * @mark_base: 0 for SRV6_NHCTX_MARK_BASE; must have its low 16 bits clear.
+ * @table_base: 0 for SRV6_NHCTX_TABLE_BASE; base + 0xffff must fit 32 bits
+ *              and the range must not contain 0 or 252..255.
+ * @rule_prio: 0 for SRV6_NHCTX_RULE_PRIO; 1..32764.
+ * Returns NULL with a one-line message in @err on failure (errno set).
+ * Control thread only.
+ */
+struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
+				   uint32_t rule_prio, char *err, size_t errlen);
+
+/**
+ * srv6_nhctx_sync - make the kernel hold a context for every SID in @cfgs and
+ * write cfg->oif (ifindex of cfg->oif_name, when SRV6_ATTR_OIF is set) and
+ * cfg->mark into each cfg.  Idempotent and incremental: contexts already
+ * present are kept (and repaired if their rule or route vanished, e.g. after
+ * the interface went down), missing ones are added before it returns, so the
+ * caller may publish @cfgs as soon as this returns 0.  Contexts no longer
+ * used are NOT removed here: the caller calls srv6_nhctx_gc() after it has
+ * published the new SIDs and waited for readers of the old ones (RCU grace
+ * period), so no in-flight packet carries a mark whose rule is gone.
+ * On failure nothing already published is disturbed: contexts added by this
+ * call are removed again, the others keep their state, and the caller must
+ * not publish @cfgs (some cfg->mark may already have been written).
+ * Returns 0 or -errno with one line in @err naming the bad token, e.g.
+ * `unknown interface "eth9"` or `nh6 fe80::1: link-local next hop needs oif`.
+ * Control thread only; @cfgs are not yet visible to workers.
+ */
+int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
+		    size_t ncfgs, char *err, size_t errlen);
+
+/**
+ * srv6_nhctx_gc - remove the contexts (rules, then routes) not used by the
+ * last successful srv6_nhctx_sync().  Call after the SIDs of that sync are
+ * published and an RCU grace period has passed.  Returns the number of
+ * contexts removed or -errno (the first error; the others are still tried).
+ * Control thread only.
+ */
+int srv6_nhctx_gc(struct srv6_nhctx *n);
+
+/**
+ * srv6_nhctx_count - contexts currently installed (for status output/tests).
+ */
+size_t srv6_nhctx_count(const struct srv6_nhctx *n);
+
+/**
+ * srv6_nhctx_close - remove everything srv6d installed (all rules with its
+ * priorities and mark range, all routes in its table range) and free @n.
+ * NULL is accepted.  Call after the workers stopped.  Control thread only.
+ */
+void srv6_nhctx_close(struct srv6_nhctx *n);
+
+#endif

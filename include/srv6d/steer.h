@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * steer.h - the netfilter rules that send srv6d's traffic to its queues
+ * (`steer auto`).
+ *
+ * srv6d owns one chain, SRV6D, in the raw table of ip6tables (and of
+ * iptables when there are IPv4 policies), jumped to once from raw
+ * PREROUTING:
+ *
+ *   *raw
+ *   :SRV6D - [0:0]
+ *   -A PREROUTING -j SRV6D
+ *   -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
+ *   ...
+ *   COMMIT
+ *
+ * One rule per SID prefix and per policy prefix.  One queue gives
+ * `--queue-num N`; several give `--queue-balance A:B`, which spreads by a
+ * hash of the addresses so a flow stays on one worker (packet order kept).
+ * `--queue-cpu-fanout` (queue chosen by the receiving CPU) is off by default:
+ * it only helps with multi-queue NICs whose RSS already spreads flows, and on
+ * a single-queue device it would send everything to one worker.
+ * `--queue-bypass` is added when fail-open is set: with no listener on the
+ * queue the kernel accepts the packet instead of dropping it.
+ *
+ * Each install is one `ip6tables-restore --noflush -w` transaction (chain
+ * created or flushed and refilled in it, so there is no moment without
+ * rules), fed on a pipe to a fork/exec'ed child: no shell.  Before it,
+ * `ip6tables-save -t raw` is read to add the PREROUTING jump only if missing
+ * (and drop duplicates).  IPv6 and IPv4 are separate transactions.
+ * A stale SRV6D chain from a crashed srv6d is simply replaced.
+ *
+ * These functions fork and wait: control thread only, never the packet path.
+ */
+#ifndef SRV6D_STEER_H
+#define SRV6D_STEER_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SRV6_STEER_CHAIN "SRV6D"
+
+struct srv6_steer_cfg {
+	unsigned int queue_first, queue_last;  /* queue_first <= queue_last <= 65535 */
+	bool fail_open;                        /* --queue-bypass */
+	bool cpu_fanout;                       /* --queue-cpu-fanout (several queues only) */
+	const struct in6_addr *sid_prefixes;   /* local SIDs / SID prefixes */
+	const uint8_t *sid_plens;
+	size_t nsids;
+	const struct in6_addr *pol6;           /* IPv6 policy prefixes (route ... encap seg6) */
+	const uint8_t *pol6_plens;
+	size_t npol6;
+	const struct in_addr *pol4;            /* IPv4 policy prefixes */
+	const uint8_t *pol4_plens;
+	size_t npol4;
+};
+
+/**
+ * srv6_steer_install - atomically replace srv6d's rules with those of @cfg:
+ * the IPv6 chain always (possibly empty), the IPv4 chain when npol4 > 0
+ * (otherwise a leftover IPv4 chain is removed).  Idempotent.
+ * Returns 0 or -errno with one line in @err (the tool's first error line).
+ * Control thread only.
+ */
+int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errlen);
+
+/**
+ * srv6_steer_remove - remove the PREROUTING jumps and the SRV6D chains of both
+ * families; absent chains are not an error.  Returns 0 or -errno.
+ * Control thread only.
+ */
+int srv6_steer_remove(char *err, size_t errlen);
+
+/**
+ * srv6_steer_format - print the restore-format rules @cfg gives for @family
+ * (AF_INET6 or AF_INET) into @buf: the text `steer none` operators feed to
+ * `ip6tables-restore --noflush` / `iptables-restore --noflush`.  Returns the
+ * length the full text needs (like snprintf; truncated if >= @len) or
+ * -EINVAL (bad family, queue range or prefix length).  Pure.
+ */
+int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * icmp_tx.c - per-worker ICMPv6 sender with the kernel's rate limits.
+ * See include/srv6d/icmp_tx.h.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/rtnetlink.h>
+#include <netinet/icmp6.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+
+#include "srv6d/icmp6.h"
+#include "srv6d/icmp_tx.h"
+
+#define PEER_SLOTS        1024       /* per-destination buckets, direct mapped */
+#define PEER_REFRESH_MS   30000      /* re-read the route's prefix length */
+#define XRLIM_BURST_FACTOR 6         /* net/ipv4/inetpeer.c */
+_Static_assert((PEER_SLOTS & (PEER_SLOTS - 1)) == 0, "PEER_SLOTS must be a power of 2");
+
+struct peer {
+	struct in6_addr addr;
+	int64_t last_ms;        /* token refill time (kernel: rate_last) */
+	int64_t tokens_ms;      /* kernel: rate_tokens, in ms instead of jiffies */
+	int64_t looked_up_ms;   /* when tmo was computed from the route */
+	int32_t tmo_ms;         /* -1: loopback route, unlimited */
+	bool valid;
+};
+
+struct srv6_icmp_tx {
+	int fd;
+	struct mnl_socket *nl;      /* route lookups for the per-peer timeout */
+	unsigned int nl_portid, nl_seq;
+	/* sysctls */
+	uint8_t ratemask[32];       /* bit per ICMPv6 type: rate limited */
+	int ratelimit_ms;           /* net.ipv6.icmp.ratelimit */
+	int msgs_per_sec, msgs_burst; /* net.ipv4.icmp_msgs_*, divided by the share */
+	int sys_per_sec, sys_burst;
+	/* global bucket (kernel: icmp_global_credit / icmp_global_stamp) */
+	int64_t credit;
+	int64_t stamp_ms;
+	uint64_t rng;
+	int lo_ifindex;
+	struct peer peers[PEER_SLOTS];
+	uint8_t buf[SRV6_ICMP6_MAX];
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int read_sysctl(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return 0;
+}
+
+static int read_int(const char *path, int def)
+{
+	char buf[64], *end;
+	long v;
+
+	if (read_sysctl(path, buf, sizeof(buf)) < 0)
+		return def;
+	v = strtol(buf, &end, 10);
+	if (end == buf || v < 0 || v > 0x7fffffff)
+		return def;
+	return (int)v;
+}
+
+static void mask_set(uint8_t *mask, unsigned int lo, unsigned int hi)
+{
+	for (unsigned int t = lo; t <= hi && t < 256; t++)
+		mask[t / 8] |= (uint8_t)(1u << (t % 8));
+}
+
+/* "0-1,3-127" (net.ipv6.icmp.ratemask, a bitmap list) -> bitmap; the
+ * kernel's default when the sysctl is absent or unparsable. */
+static void read_ratemask(uint8_t *mask)
+{
+	char buf[512], *p, *save, *tok;
+
+	memset(mask, 0, 32);
+	if (read_sysctl("/proc/sys/net/ipv6/icmp/ratemask", buf, sizeof(buf)) < 0)
+		goto dflt;
+	for (tok = strtok_r(buf, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save)) {
+		unsigned long lo, hi;
+
+		lo = strtoul(tok, &p, 10);
+		if (p == tok)
+			goto dflt;
+		hi = lo;
+		if (*p == '-') {
+			char *q = p + 1;
+
+			hi = strtoul(q, &p, 10);
+			if (p == q)
+				goto dflt;
+		}
+		if (*p || lo > hi || hi > 255)
+			goto dflt;
+		mask_set(mask, (unsigned int)lo, (unsigned int)hi);
+	}
+	return;
+dflt:
+	memset(mask, 0, 32);
+	mask_set(mask, 0, 1);
+	mask_set(mask, 3, 127);
+}
+
+static bool type_limited(const struct srv6_icmp_tx *t, uint8_t type)
+{
+	return t->ratemask[type / 8] & (1u << (type % 8));
+}
+
+static uint32_t rnd(struct srv6_icmp_tx *t)
+{
+	/* xorshift64*: per-worker, no shared state */
+	t->rng ^= t->rng >> 12;
+	t->rng ^= t->rng << 25;
+	t->rng ^= t->rng >> 27;
+	return (uint32_t)((t->rng * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/* icmp_global_allow() of net/ipv4/icmp.c, per worker. */
+static bool global_allow(struct srv6_icmp_tx *t, int64_t now)
+{
+	int64_t delta, incr;
+
+	if (t->credit > 0)
+		return true;
+	delta = now - t->stamp_ms;
+	if (delta > 1000)
+		delta = 1000;
+	if (delta < 1000 / 50)
+		return false;
+	incr = (int64_t)t->msgs_per_sec * delta / 1000;
+	if (!incr)
+		return false;
+	t->stamp_ms = now;
+	t->credit += incr;
+	if (t->credit > t->msgs_burst)
+		t->credit = t->msgs_burst;
+	return true;
+}
+
+/* icmp_global_consume(): 0, 1 or 2 credits, may go negative. */
+static void global_consume(struct srv6_icmp_tx *t)
+{
+	t->credit -= rnd(t) % 3;
+}
+
+/*
+ * Prefix length and device of the route toward @dst (RTM_GETROUTE with
+ * RTM_F_FIB_MATCH returns the FIB entry itself).  Returns the per-peer
+ * timeout in ms, -1 for a loopback route (not limited), or -errno.
+ */
+static int route_tmo(struct srv6_icmp_tx *t, const struct in6_addr *dst, int ifindex)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	unsigned int seq = ++t->nl_seq;
+	int plen = -1, oif = 0, tmo;
+	ssize_t r;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET6;
+	rtm->rtm_dst_len = 128;
+	rtm->rtm_flags = RTM_F_FIB_MATCH;
+	mnl_attr_put(nlh, RTA_DST, sizeof(*dst), dst);
+	if (ifindex)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)ifindex);
+	if (mnl_socket_sendto(t->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		r = mnl_socket_recvfrom(t->nl, buf, sizeof(buf));
+		if (r < 0)
+			return -errno;
+		nlh = (struct nlmsghdr *)buf;
+		if (!mnl_nlmsg_ok(nlh, (int)r))
+			return -EIO;
+		if (nlh->nlmsg_seq != seq)
+			continue; /* a stale answer to an earlier, timed out request */
+		break;
+	}
+	if (nlh->nlmsg_type == NLMSG_ERROR) {
+		const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+
+		return e->error ? e->error : -EIO;
+	}
+	if (nlh->nlmsg_type != RTM_NEWROUTE)
+		return -EIO;
+	rtm = mnl_nlmsg_get_payload(nlh);
+	plen = rtm->rtm_dst_len;
+	{
+		const struct nlattr *a;
+
+		mnl_attr_for_each(a, nlh, sizeof(*rtm))
+			if (mnl_attr_get_type(a) == RTA_OIF &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+				oif = (int)mnl_attr_get_u32(a);
+	}
+	if (rtm->rtm_type == RTN_LOCAL || (oif && oif == t->lo_ifindex))
+		return -1;
+	tmo = t->ratelimit_ms;
+	if (plen < 128)
+		tmo >>= (128 - plen) >> 5;
+	return tmo;
+}
+
+/* icmpv6_xrlim_allow()'s per-destination part, with inet_peer_xrlim_allow()'s
+ * token bucket.  A failed route lookup falls back to the full timeout. */
+static bool peer_allow(struct srv6_icmp_tx *t, const struct in6_addr *dst, int ifindex,
+		       int64_t now)
+{
+	uint32_t h = 0;
+	struct peer *p;
+	int64_t token;
+
+	for (int i = 0; i < 4; i++) {
+		uint32_t w;
+
+		memcpy(&w, &dst->s6_addr[i * 4], 4);
+		h = (h ^ w) * 0x9e3779b1u;
+	}
+	p = &t->peers[(h >> 16) & (PEER_SLOTS - 1)];
+	if (!p->valid || memcmp(&p->addr, dst, sizeof(*dst))) {
+		p->valid = true;
+		p->addr = *dst;
+		p->tokens_ms = 0;
+		p->last_ms = now - 60000; /* inet_getpeer(): rate_last = jiffies - 60 * HZ */
+		p->looked_up_ms = now - PEER_REFRESH_MS - 1;
+	}
+	if (now - p->looked_up_ms > PEER_REFRESH_MS) {
+		int tmo = route_tmo(t, dst, ifindex);
+
+		p->tmo_ms = tmo == -1 ? -1 : tmo < 0 ? t->ratelimit_ms : tmo;
+		p->looked_up_ms = now;
+	}
+	if (p->tmo_ms < 0)
+		return true;
+	token = p->tokens_ms + (now - p->last_ms);
+	p->last_ms = now;
+	if (token > (int64_t)XRLIM_BURST_FACTOR * p->tmo_ms)
+		token = (int64_t)XRLIM_BURST_FACTOR * p->tmo_ms;
+	if (token >= p->tmo_ms) {
+		p->tokens_ms = token - p->tmo_ms;
+		return true;
+	}
+	p->tokens_ms = token;
+	return false;
+}
+
+struct srv6_icmp_tx *srv6_icmp_tx_open(char *err, size_t errlen)
+{
+	struct srv6_icmp_tx *t;
+	struct icmp6_filter filt;
+	int one = 1, small = 4096, e;
+
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMPV6);
+	if (t->fd < 0) {
+		e = errno;
+		seterr(err, errlen, "raw ICMPv6 socket: %s", strerror(e));
+		goto out_free;
+	}
+	if (setsockopt(t->fd, IPPROTO_IPV6, IPV6_FREEBIND, &one, sizeof(one)) < 0 &&
+	    setsockopt(t->fd, IPPROTO_IPV6, IPV6_TRANSPARENT, &one, sizeof(one)) < 0) {
+		e = errno;
+		seterr(err, errlen, "IPV6_FREEBIND/IPV6_TRANSPARENT: %s", strerror(e));
+		goto out_close;
+	}
+	/* A send-only socket: receive nothing. */
+	ICMP6_FILTER_SETBLOCKALL(&filt);
+	if (setsockopt(t->fd, IPPROTO_ICMPV6, ICMP6_FILTER, &filt, sizeof(filt)) < 0) {
+		e = errno;
+		seterr(err, errlen, "ICMP6_FILTER: %s", strerror(e));
+		goto out_close;
+	}
+	setsockopt(t->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
+
+	t->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (!t->nl || mnl_socket_bind(t->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		e = errno;
+		seterr(err, errlen, "rtnetlink: %s", strerror(e));
+		goto out_nl;
+	}
+	{
+		/* A lost answer must not block a worker for long. */
+		struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
+
+		setsockopt(mnl_socket_get_fd(t->nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	t->nl_portid = mnl_socket_get_portid(t->nl);
+
+	read_ratemask(t->ratemask);
+	t->ratelimit_ms = read_int("/proc/sys/net/ipv6/icmp/ratelimit", 1000);
+	t->sys_per_sec = read_int("/proc/sys/net/ipv4/icmp_msgs_per_sec", 1000);
+	t->sys_burst = read_int("/proc/sys/net/ipv4/icmp_msgs_burst", 50);
+	t->msgs_per_sec = t->sys_per_sec;
+	t->msgs_burst = t->sys_burst;
+	t->credit = 0;
+	t->stamp_ms = now_ms() - 1000;
+	t->lo_ifindex = 1;
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		t->rng = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)(uintptr_t)t ^ 0x9e3779b97f4a7c15ULL;
+		if (!t->rng)
+			t->rng = 1;
+	}
+	return t;
+
+out_nl:
+	if (t->nl)
+		mnl_socket_close(t->nl);
+out_close:
+	close(t->fd);
+out_free:
+	free(t);
+	errno = e;
+	return NULL;
+}
+
+void srv6_icmp_tx_set_share(struct srv6_icmp_tx *t, unsigned int nworkers)
+{
+	if (!nworkers)
+		nworkers = 1;
+	t->msgs_per_sec = t->sys_per_sec / (int)nworkers;
+	t->msgs_burst = t->sys_burst / (int)nworkers;
+	if (t->msgs_per_sec < 1 && t->sys_per_sec > 0)
+		t->msgs_per_sec = 1;
+	if (t->msgs_burst < 1 && t->sys_burst > 0)
+		t->msgs_burst = 1;
+}
+
+static bool in6_needs_scope(const struct in6_addr *a)
+{
+	return IN6_IS_ADDR_LINKLOCAL(a) || IN6_IS_ADDR_MC_LINKLOCAL(a);
+}
+
+int srv6_icmp_tx_send_if(struct srv6_icmp_tx *t, const struct srv6_icmp *icmp,
+			 const uint8_t *orig, size_t len, int ifindex)
+{
+	union {
+		struct cmsghdr h;
+		char b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+	} cbuf;
+	struct sockaddr_in6 to = { .sin6_family = AF_INET6 };
+	struct in6_addr src, dst;
+	struct iovec iov;
+	struct msghdr msg = { 0 };
+	bool limited, scoped;
+	int64_t now;
+	int n;
+
+	n = srv6_icmp6_build(icmp, orig, len, t->buf, sizeof(t->buf), &src, &dst);
+	if (n < 0)
+		return n;
+	scoped = in6_needs_scope(&dst);
+	if (scoped && !ifindex)
+		return -EINVAL;
+
+	limited = type_limited(t, icmp->type);
+	if (limited) {
+		now = now_ms();
+		/* icmpv6_global_allow() then icmpv6_xrlim_allow() */
+		if (!global_allow(t, now))
+			return -EAGAIN;
+		if (!peer_allow(t, &dst, scoped ? ifindex : 0, now))
+			return -EAGAIN;
+	}
+
+	to.sin6_addr = dst;
+	to.sin6_scope_id = scoped ? (uint32_t)ifindex : 0;
+	iov.iov_base = t->buf;
+	iov.iov_len = (size_t)n;
+	msg.msg_name = &to;
+	msg.msg_namelen = sizeof(to);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (!IN6_IS_ADDR_UNSPECIFIED(&src) && !IN6_IS_ADDR_MULTICAST(&src)) {
+		struct in6_pktinfo pi = { .ipi6_addr = src,
+					  .ipi6_ifindex = scoped ? (unsigned int)ifindex : 0 };
+		struct cmsghdr *c;
+
+		memset(&cbuf, 0, sizeof(cbuf));
+		msg.msg_control = cbuf.b;
+		msg.msg_controllen = sizeof(cbuf.b);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = IPPROTO_IPV6;
+		c->cmsg_type = IPV6_PKTINFO;
+		c->cmsg_len = CMSG_LEN(sizeof(pi));
+		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+	}
+	if (sendmsg(t->fd, &msg, MSG_DONTWAIT) < 0)
+		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	if (limited)
+		global_consume(t);
+	return 0;
+}
+
+int srv6_icmp_tx_send(struct srv6_icmp_tx *t, const struct srv6_icmp *icmp,
+		      const uint8_t *orig, size_t len)
+{
+	return srv6_icmp_tx_send_if(t, icmp, orig, len, 0);
+}
+
+void srv6_icmp_tx_close(struct srv6_icmp_tx *t)
+{
+	if (!t)
+		return;
+	mnl_socket_close(t->nl);
+	close(t->fd);
+	free(t);
+}

@@ -1,0 +1,616 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * main.c - srv6d: load the configuration, resolve next-hop contexts, publish
+ * the tables, bind the queues, start one worker per queue, steer traffic to
+ * them; SIGHUP reloads, SIGUSR1 dumps counters, SIGTERM/SIGINT stop.
+ *
+ *   srv6d [-c FILE] [-f] [-n] [-s STATSFILE] [-V]
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <urcu/urcu-qsbr.h>
+
+#include "srv6d/cache.h"
+#include "srv6d/conf.h"
+#include "srv6d/log.h"
+#include "srv6d/nfq.h"
+#include "srv6d/nhctx.h"
+#include "srv6d/steer.h"
+#include "srv6d/worker.h"
+
+#define SRV6D_VERSION "0.1"
+
+struct daemon {
+	const char *conf_path;
+	const char *stats_path;
+	struct srv6_conf conf;          /* the running configuration */
+	struct srv6_cache *cache;
+	struct srv6_nhctx *nh;
+	unsigned int nworkers;
+	struct srv6_worker *workers;
+	bool steered;                   /* our rules are installed */
+	int flowlabel_mode;
+};
+
+static const struct {
+	const char *opt, *arg, *help;
+} usage_table[] = {
+	{ "-c", "FILE", "configuration file (default " SRV6_CONF_DEFAULT_PATH ")" },
+	{ "-f", NULL, "stay in the foreground, log to stderr" },
+	{ "-n", NULL, "check the configuration file and exit (0 valid, 1 not)" },
+	{ "-s", "FILE", "write counters to FILE on SIGUSR1 and at exit" },
+	{ "-V", NULL, "print the version and exit" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: srv6d [-c FILE] [-f] [-n] [-s FILE] [-V]\n");
+	for (size_t i = 0; i < sizeof(usage_table) / sizeof(usage_table[0]); i++)
+		fprintf(f, "  %s %-5s %s\n", usage_table[i].opt,
+			usage_table[i].arg ? usage_table[i].arg : "", usage_table[i].help);
+}
+
+static int read_int_file(const char *path, int *out)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = 0;
+	*out = atoi(buf);
+	return 0;
+}
+
+/* The kernel's source address selection toward @dst (what seg6_iptunnel
+ * does when no source is configured): connect a UDP socket, read its name. */
+static int select_source(const struct in6_addr *dst, struct in6_addr *src)
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(9) };
+	socklen_t sl = sizeof(sa);
+	int fd, r = 0;
+
+	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	sa.sin6_addr = *dst;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&sa, &sl) < 0)
+		r = -errno;
+	else
+		*src = sa.sin6_addr;
+	close(fd);
+	return r;
+}
+
+static bool action_encaps(enum srv6_action a)
+{
+	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
+}
+
+static bool mode_encaps(enum srv6_encap_mode m)
+{
+	return m != SRV6_MODE_INLINE;
+}
+
+static void addr_str(int family, const void *a, uint8_t plen, bool host, char *buf, size_t len)
+{
+	char s[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, a, s, sizeof(s));
+	if ((family == AF_INET6 && plen == 128 && host) || (family == AF_INET && plen == 32 && host))
+		snprintf(buf, len, "%s", s);
+	else
+		snprintf(buf, len, "%s/%u", s, plen);
+}
+
+/* Fill the datapath fields of @c (encap source, flow label mode); resolve
+ * next-hop contexts through @nh.  0 or -errno with one line in @err. */
+static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t errlen)
+{
+	struct srv6_sid_cfg **cfgs = NULL;
+	int r;
+
+	for (size_t i = 0; i < c->nsids; i++) {
+		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
+
+		cfg->flowlabel_mode = d->flowlabel_mode;
+		if (c->has_encap_src) {
+			cfg->encap_src = c->encap_src;
+		} else if (action_encaps(cfg->action) && cfg->nsegs) {
+			r = select_source(&cfg->segs[0], &cfg->encap_src);
+			if (r < 0) {
+				char a[INET6_ADDRSTRLEN];
+
+				inet_ntop(AF_INET6, &cfg->segs[0], a, sizeof(a));
+				snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
+					 d->conf_path, c->sids[i].line, a, strerror(-r));
+				return r;
+			}
+		}
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		struct srv6_policy *pol = &c->routes[i].pol;
+
+		pol->flowlabel_mode = d->flowlabel_mode;
+		pol->mark = 0;
+		if (c->has_encap_src) {
+			pol->encap_src = c->encap_src;
+		} else if (mode_encaps(pol->mode) && pol->nsegs) {
+			r = select_source(&pol->segs[0], &pol->encap_src);
+			if (r < 0) {
+				char a[INET6_ADDRSTRLEN];
+
+				inet_ntop(AF_INET6, &pol->segs[0], a, sizeof(a));
+				snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
+					 d->conf_path, c->routes[i].line, a, strerror(-r));
+				return r;
+			}
+		}
+	}
+	if (c->nsids) {
+		cfgs = calloc(c->nsids, sizeof(*cfgs));
+		if (!cfgs) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < c->nsids; i++)
+			cfgs[i] = &c->sids[i].cfg;
+	}
+	r = srv6_nhctx_sync(d->nh, cfgs, c->nsids, err, errlen);
+	free(cfgs);
+	return r;
+}
+
+/* Build a snapshot of @c and publish it.  0 or -errno with @err. */
+static int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	struct srv6_tables *t = srv6_tables_new();
+	int r;
+
+	if (!t) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->nsids; i++) {
+		r = srv6_tables_add_sid(t, &c->sids[i].prefix, c->sids[i].plen, &c->sids[i].cfg);
+		if (r < 0) {
+			snprintf(err, errlen, "%s:%u: sid: %s", d->conf_path, c->sids[i].line, strerror(-r));
+			goto out_free;
+		}
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *rt = &c->routes[i];
+
+		r = srv6_tables_add_policy(t, rt->family, &rt->prefix, rt->plen, &rt->pol);
+		if (r < 0) {
+			snprintf(err, errlen, "%s:%u: route: %s", d->conf_path, rt->line, strerror(-r));
+			goto out_free;
+		}
+	}
+	r = srv6_cache_publish(d->cache, t);
+	if (r < 0) {
+		snprintf(err, errlen, "publish: %s", strerror(-r));
+		return r;
+	}
+	return 0;
+
+out_free:
+	srv6_tables_free(t);
+	return r;
+}
+
+/* Install srv6d's steering rules for @c (steer auto) or remove them. */
+static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	struct srv6_steer_cfg sc = {
+		.queue_first = d->conf.queue_first,   /* the bound queues */
+		.queue_last = d->conf.queue_last,
+		.fail_open = d->conf.fail_open,
+	};
+	struct in6_addr *s6 = NULL, *p6 = NULL;
+	struct in_addr *p4 = NULL;
+	uint8_t *sl = NULL, *pl6 = NULL, *pl4 = NULL;
+	int r = -ENOMEM;
+
+	if (c->steer != SRV6_STEER_AUTO) {
+		if (!d->steered)
+			return 0;
+		r = srv6_steer_remove(err, errlen);
+		if (r == 0)
+			d->steered = false;
+		return r;
+	}
+	s6 = calloc(c->nsids + 1, sizeof(*s6));
+	sl = calloc(c->nsids + 1, 1);
+	p6 = calloc(c->nroutes + 1, sizeof(*p6));
+	pl6 = calloc(c->nroutes + 1, 1);
+	p4 = calloc(c->nroutes + 1, sizeof(*p4));
+	pl4 = calloc(c->nroutes + 1, 1);
+	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
+	for (size_t i = 0; i < c->nsids; i++) {
+		s6[i] = c->sids[i].prefix;
+		sl[i] = c->sids[i].plen;
+	}
+	sc.nsids = c->nsids;
+	for (size_t i = 0; i < c->nroutes; i++) {
+		if (c->routes[i].family == AF_INET6) {
+			p6[sc.npol6] = c->routes[i].prefix.v6;
+			pl6[sc.npol6++] = c->routes[i].plen;
+		} else {
+			p4[sc.npol4] = c->routes[i].prefix.v4;
+			pl4[sc.npol4++] = c->routes[i].plen;
+		}
+	}
+	sc.sid_prefixes = s6;
+	sc.sid_plens = sl;
+	sc.pol6 = p6;
+	sc.pol6_plens = pl6;
+	sc.pol4 = p4;
+	sc.pol4_plens = pl4;
+	r = srv6_steer_install(&sc, err, errlen);
+	if (r == 0)
+		d->steered = true;
+out_free:
+	free(s6);
+	free(sl);
+	free(p6);
+	free(pl6);
+	free(p4);
+	free(pl4);
+	return r;
+}
+
+/* ---- counters ---- */
+
+struct dump_ctx {
+	struct daemon *d;
+	FILE *f;           /* NULL: log */
+};
+
+static void dump_line(struct dump_ctx *x, const char *head, const struct srv6_counters *ct)
+{
+	char line[2048];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%s %llu %llu %llu", head,
+		     (unsigned long long)ct->packets, (unsigned long long)ct->bytes,
+		     (unsigned long long)ct->errors);
+	for (int r = 1; r < SRV6_DROP_MAX && n > 0 && (size_t)n < sizeof(line); r++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%llu",
+			      srv6_drop_name((enum srv6_drop)r), (unsigned long long)ct->drops[r]);
+	if (x->f)
+		fprintf(x->f, "%s\n", line);
+	else
+		srv6_log(LOG_INFO, "%s", line);
+}
+
+static void dump_sid(const struct srv6_sid_entry *e, void *arg)
+{
+	struct dump_ctx *x = arg;
+	struct srv6_counters ct;
+	char a[INET6_ADDRSTRLEN + 8], head[256];
+
+	srv6_cache_counters(x->d->cache, false, e->id, &ct);
+	addr_str(AF_INET6, &e->prefix, e->plen, true, a, sizeof(a));
+	snprintf(head, sizeof(head), "%s %s", a, srv6_action_name(e->cfg.action));
+	dump_line(x, head, &ct);
+}
+
+static void dump_policy(const struct srv6_policy_entry *e, void *arg)
+{
+	struct dump_ctx *x = arg;
+	struct srv6_counters ct;
+	char a[INET6_ADDRSTRLEN + 8], head[256];
+
+	srv6_cache_counters(x->d->cache, true, e->id, &ct);
+	addr_str(e->family, &e->prefix, e->plen, false, a, sizeof(a));
+	snprintf(head, sizeof(head), "route %s %s", a, srv6_mode_name(e->pol.mode));
+	dump_line(x, head, &ct);
+}
+
+static void dump_workers(struct dump_ctx *x)
+{
+	for (unsigned int i = 0; x->d->workers && i < x->d->nworkers; i++) {
+		struct srv6_worker *w = &x->d->workers[i];
+		struct srv6_worker_stats s;
+		struct srv6_nfq_stats q;
+		char line[1024];
+
+		if (!w->nfq)
+			continue;
+		srv6_worker_stats_read(w, &s);
+		srv6_nfq_stats_read(w->nfq, &q);
+		snprintf(line, sizeof(line),
+			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
+			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
+			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu",
+			 srv6_nfq_queue(w->nfq), (unsigned long long)s.packets,
+			 (unsigned long long)s.accepted, (unsigned long long)s.dropped,
+			 (unsigned long long)s.miss, (unsigned long long)s.malformed,
+			 (unsigned long long)(s.truncated), (unsigned long long)s.xfamily,
+			 (unsigned long long)s.icmp_sent, (unsigned long long)s.icmp_limited,
+			 (unsigned long long)s.icmp_failed, (unsigned long long)q.enobufs,
+			 (unsigned long long)q.verdict_errors, (unsigned long long)q.send_errors,
+			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches);
+		if (x->f)
+			fprintf(x->f, "%s\n", line);
+		else
+			srv6_log(LOG_INFO, "%s", line);
+	}
+}
+
+/* Counters to the log, and to the stats file when one was given (written
+ * to FILE.tmp and renamed, so readers never see half a file). */
+static void dump_counters(struct daemon *d, bool to_log)
+{
+	struct dump_ctx x = { .d = d };
+
+	if (to_log) {
+		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
+		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
+		dump_workers(&x);
+	}
+	if (d->stats_path) {
+		char tmp[4096];
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", d->stats_path);
+		f = fopen(tmp, "we");
+		if (!f) {
+			srv6_log(LOG_ERR, "%s: %s", tmp, strerror(errno));
+			return;
+		}
+		x.f = f;
+		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
+		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
+		dump_workers(&x);
+		if (fclose(f) != 0 || rename(tmp, d->stats_path) != 0)
+			srv6_log(LOG_ERR, "%s: %s", d->stats_path, strerror(errno));
+	}
+}
+
+/* ---- reload ---- */
+
+static void reload(struct daemon *d)
+{
+	char err[SRV6_CONF_ERRLEN + 128];
+	struct srv6_conf nc;
+	int r;
+
+	r = srv6_conf_parse_file(&nc, d->conf_path, err, sizeof(err));
+	if (r < 0) {
+		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		return;
+	}
+	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
+	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
+	    nc.ncpus != d->conf.ncpus ||
+	    memcmp(nc.cpus, d->conf.cpus, sizeof(nc.cpus[0]) * (size_t)nc.ncpus))
+		srv6_log(LOG_WARNING, "reload: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start");
+	r = conf_resolve(d, &nc, err, sizeof(err));
+	if (r < 0) {
+		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		(void)srv6_nhctx_gc(d->nh);   /* contexts this sync added */
+		srv6_conf_free(&nc);
+		return;
+	}
+	r = conf_publish(d, &nc, err, sizeof(err));
+	if (r < 0) {
+		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		srv6_conf_free(&nc);
+		return;
+	}
+	/* The new tables are live: the running conf is now nc (queue settings
+	 * stay those the queues were bound with). */
+	nc.queue_first = d->conf.queue_first;
+	nc.queue_last = d->conf.queue_last;
+	nc.queue_maxlen = d->conf.queue_maxlen;
+	nc.fail_open = d->conf.fail_open;
+	srv6_conf_free(&d->conf);
+	d->conf = nc;
+	r = steer_apply(d, &d->conf, err, sizeof(err));
+	if (r < 0)
+		srv6_log(LOG_ERR, "reload: steering: %s", err);
+	/* No worker holds an old SID once a grace period has passed: only
+	 * then may the contexts (marks) of removed SIDs go. */
+	urcu_qsbr_synchronize_rcu();
+	r = srv6_nhctx_gc(d->nh);
+	if (r < 0)
+		srv6_log(LOG_WARNING, "reload: removing unused next-hop contexts: %s", strerror(-r));
+	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes", d->conf_path,
+		 d->conf.nsids, d->conf.nroutes);
+}
+
+static void check_forwarding(void)
+{
+	int v;
+
+	if (read_int_file("/proc/sys/net/ipv6/conf/all/forwarding", &v) == 0 && v == 0)
+		srv6_log(LOG_WARNING, "net.ipv6.conf.all.forwarding is 0: packets srv6d "
+			 "forwards will be dropped by the kernel (srv6d does not change it)");
+}
+
+static void stop_all(struct daemon *d)
+{
+	char err[512];
+
+	/* No new packets first, then let every worker verdict what is in
+	 * flight, then unbind. */
+	if (d->steered && srv6_steer_remove(err, sizeof(err)) < 0)
+		srv6_log(LOG_ERR, "removing steering rules: %s", err);
+	d->steered = false;
+	for (unsigned int i = 0; i < d->nworkers; i++)
+		srv6_worker_stop(&d->workers[i]);
+}
+
+int main(int argc, char **argv)
+{
+	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH };
+	char err[SRV6_CONF_ERRLEN + 256];
+	bool foreground = false, check_only = false;
+	sigset_t set;
+	int opt, r, rc = 1;
+
+	while ((opt = getopt(argc, argv, "c:fns:Vh")) != -1) {
+		switch (opt) {
+		case 'c':
+			d.conf_path = optarg;
+			break;
+		case 'f':
+			foreground = true;
+			break;
+		case 'n':
+			check_only = true;
+			break;
+		case 's':
+			d.stats_path = optarg;
+			break;
+		case 'V':
+			printf("srv6d %s\n", SRV6D_VERSION);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+
+	r = srv6_conf_parse_file(&d.conf, d.conf_path, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "%s\n", err);
+		return 1;
+	}
+	if (check_only) {
+		srv6_conf_free(&d.conf);
+		return 0;
+	}
+
+	if (!foreground && daemon(0, 0) < 0) {
+		fprintf(stderr, "srv6d: daemon: %s\n", strerror(errno));
+		goto out_conf;
+	}
+	srv6_log_init(foreground, "srv6d");
+	check_forwarding();
+	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d.flowlabel_mode) < 0)
+		d.flowlabel_mode = 0;
+
+	/* Signals are handled by this thread only (sigwaitinfo): workers
+	 * inherit the blocked mask. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	d.nworkers = srv6_conf_nqueues(&d.conf);
+	d.cache = srv6_cache_new(d.nworkers, SRV6_LOOKUP_RCU);
+	if (!d.cache) {
+		srv6_log(LOG_ERR, "cache: %s", strerror(errno));
+		goto out_conf;
+	}
+	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
+	if (!d.nh) {
+		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
+		goto out_cache;
+	}
+	if (conf_resolve(&d, &d.conf, err, sizeof(err)) < 0 ||
+	    conf_publish(&d, &d.conf, err, sizeof(err)) < 0) {
+		srv6_log(LOG_ERR, "%s", err);
+		goto out_nh;
+	}
+
+	d.workers = calloc(d.nworkers, sizeof(*d.workers));
+	if (!d.workers) {
+		srv6_log(LOG_ERR, "out of memory");
+		goto out_nh;
+	}
+	/* Bind every queue before any rule sends packets to it. */
+	for (unsigned int i = 0; i < d.nworkers; i++) {
+		struct srv6_nfq_opts o = {
+			.queue = (uint16_t)(d.conf.queue_first + i),
+			.maxlen = d.conf.queue_maxlen,
+			.fail_open = d.conf.fail_open,
+			.headroom = SRV6_PKT_HEADROOM,
+		};
+		struct srv6_worker *w = &d.workers[i];
+
+		r = srv6_nfq_open(&w->nfq, &o, err, sizeof(err));
+		if (r < 0) {
+			srv6_log(LOG_ERR, "%s", err);
+			goto out_workers;
+		}
+		w->idx = i;
+		w->nworkers = d.nworkers;
+		w->cpu = d.conf.ncpus > 0 ? d.conf.cpus[i] : -1;
+		w->cache = d.cache;
+		r = srv6_worker_start(w);
+		if (r < 0) {
+			srv6_log(LOG_ERR, "queue %u: worker thread: %s", o.queue, strerror(-r));
+			goto out_workers;
+		}
+	}
+	if (steer_apply(&d, &d.conf, err, sizeof(err)) < 0) {
+		srv6_log(LOG_ERR, "steering: %s", err);
+		goto out_workers;
+	}
+	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, queues %u-%u%s",
+		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.conf.queue_first,
+		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
+
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&set, &si);
+
+		if (sig < 0)
+			continue;
+		if (sig == SIGHUP) {
+			reload(&d);
+		} else if (sig == SIGUSR1) {
+			dump_counters(&d, true);
+		} else {
+			srv6_log(LOG_NOTICE, "%s: stopping", strsignal(sig));
+			break;
+		}
+	}
+	rc = 0;
+
+out_workers:
+	stop_all(&d);
+	dump_counters(&d, false);
+	for (unsigned int i = 0; d.workers && i < d.nworkers; i++)
+		srv6_nfq_close(d.workers[i].nfq);
+	free(d.workers);
+out_nh:
+	srv6_nhctx_close(d.nh);
+out_cache:
+	srv6_cache_destroy(d.cache);
+out_conf:
+	srv6_conf_free(&d.conf);
+	return rc;
+}

@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * nhctx.c - next-hop contexts as policy routing, through libnl-route-3.
+ * See include/srv6d/nhctx.h for the model.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/fib_rules.h>
+#include <linux/rtnetlink.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/netlink.h>
+#include <netlink/cache.h>
+#include <netlink/route/route.h>
+#include <netlink/route/rule.h>
+#include <netlink/route/nexthop.h>
+
+#include "srv6d/nhctx.h"
+
+_Static_assert((SRV6_NHCTX_MARK_BASE & ~SRV6_NHCTX_MARK_MASK) == 0,
+	       "mark base must not overlap the index bits");
+_Static_assert(SRV6_NHCTX_MAX == (uint32_t)~SRV6_NHCTX_MARK_MASK,
+	       "context count must match the index bits");
+_Static_assert(SRV6_NHCTX_TABLE_BASE <= UINT32_MAX - SRV6_NHCTX_MAX,
+	       "table range must fit 32 bits");
+
+enum ctx_kind {
+	CTX_ADJ6,   /* adjacency table, ::/0 via nh6 [dev oif] */
+	CTX_ADJ4,   /* adjacency table, 0.0.0.0/0 via nh4 [dev oif] */
+	CTX_TBL6,   /* IPv6 rule to a user table */
+	CTX_TBL46,  /* IPv6 and IPv4 rules to a user table */
+};
+
+struct ctx {
+	enum ctx_kind kind;
+	struct in6_addr nh6;
+	struct in_addr nh4;
+	int oif;
+	uint32_t table;    /* table the rule looks up */
+	uint32_t idx;      /* 1..SRV6_NHCTX_MAX */
+	bool used;         /* wanted by the last successful sync */
+};
+
+struct srv6_nhctx {
+	struct nl_sock *sk;
+	uint32_t mark_base, table_base, prio;
+	struct ctx *ctx;
+	size_t nctx, cap;
+	unsigned int gen_used;
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* libnl reports NLE_* codes; the daemon speaks errno. */
+static int nlerr_to_errno(int nlerr)
+{
+	switch (nlerr < 0 ? -nlerr : nlerr) {
+	case NLE_SUCCESS: return 0;
+	case NLE_INTR: return EINTR;
+	case NLE_AGAIN: return EAGAIN;
+	case NLE_NOMEM: return ENOMEM;
+	case NLE_EXIST: return EEXIST;
+	case NLE_INVAL: return EINVAL;
+	case NLE_RANGE: return ERANGE;
+	case NLE_MSGSIZE: return EMSGSIZE;
+	case NLE_OPNOTSUPP: return EOPNOTSUPP;
+	case NLE_AF_NOSUPPORT: return EAFNOSUPPORT;
+	case NLE_OBJ_NOTFOUND: return ENOENT;
+	case NLE_NOADDR: return EADDRNOTAVAIL;
+	case NLE_BUSY: return EBUSY;
+	case NLE_NOACCESS: return EACCES;
+	case NLE_PERM: return EPERM;
+	case NLE_NODEV: return ENODEV;
+	default: return EIO;
+	}
+}
+
+static bool ctx_has_v6_rule(const struct ctx *c)
+{
+	return c->kind != CTX_ADJ4;
+}
+
+static bool ctx_has_v4_rule(const struct ctx *c)
+{
+	return c->kind == CTX_ADJ4 || c->kind == CTX_TBL46;
+}
+
+static bool ctx_has_table(const struct ctx *c)
+{
+	return c->kind == CTX_ADJ6 || c->kind == CTX_ADJ4;
+}
+
+static uint32_t ctx_mark(const struct srv6_nhctx *n, const struct ctx *c)
+{
+	return n->mark_base | c->idx;
+}
+
+/* ---- rules ---- */
+
+static struct rtnl_rule *rule_build(int family, uint32_t prio, uint32_t mark,
+				    uint32_t mask, uint8_t action, uint32_t table)
+{
+	struct rtnl_rule *r = rtnl_rule_alloc();
+
+	if (!r)
+		return NULL;
+	rtnl_rule_set_family(r, family);
+	rtnl_rule_set_prio(r, prio);
+	rtnl_rule_set_mark(r, mark);
+	rtnl_rule_set_mask(r, mask);
+	rtnl_rule_set_action(r, action);
+	if (action == FR_ACT_TO_TBL)
+		rtnl_rule_set_table(r, table);
+	return r;
+}
+
+/* Add a rule unless an identical one exists (NLM_F_EXCL makes the kernel
+ * compare).  Returns 0 or -errno. */
+static int rule_ensure(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t mark,
+		       uint32_t mask, uint8_t action, uint32_t table)
+{
+	struct rtnl_rule *r = rule_build(family, prio, mark, mask, action, table);
+	int e;
+
+	if (!r)
+		return -ENOMEM;
+	e = rtnl_rule_add(n->sk, r, NLM_F_CREATE | NLM_F_EXCL);
+	rtnl_rule_put(r);
+	if (e < 0 && -e != NLE_EXIST)
+		return -nlerr_to_errno(e);
+	return 0;
+}
+
+static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t mark,
+		       uint32_t mask, uint8_t action, uint32_t table)
+{
+	struct rtnl_rule *r = rule_build(family, prio, mark, mask, action, table);
+	int e;
+
+	if (!r)
+		return -ENOMEM;
+	e = rtnl_rule_delete(n->sk, r, 0);
+	rtnl_rule_put(r);
+	if (e < 0 && -e != NLE_OBJ_NOTFOUND)
+		return -nlerr_to_errno(e);
+	return 0;
+}
+
+/* ---- adjacency routes ---- */
+
+static bool in6_is_ll(const struct in6_addr *a)
+{
+	return a->s6_addr[0] == 0xfe && (a->s6_addr[1] & 0xc0) == 0x80;
+}
+
+static struct rtnl_route *adj_route_build(const struct srv6_nhctx *n, const struct ctx *c)
+{
+	int family = c->kind == CTX_ADJ6 ? AF_INET6 : AF_INET;
+	size_t alen = family == AF_INET6 ? 16 : 4;
+	static const uint8_t zero[16];
+	struct rtnl_route *rt = NULL;
+	struct rtnl_nexthop *nh = NULL;
+	struct nl_addr *dst = NULL, *gw = NULL;
+
+	rt = rtnl_route_alloc();
+	nh = rtnl_route_nh_alloc();
+	dst = nl_addr_build(family, zero, alen);
+	gw = family == AF_INET6 ? nl_addr_build(family, &c->nh6, 16)
+				: nl_addr_build(family, &c->nh4, 4);
+	if (!rt || !nh || !dst || !gw)
+		goto out_free;
+	nl_addr_set_prefixlen(dst, 0);
+	rtnl_route_set_family(rt, family);
+	rtnl_route_set_table(rt, c->table);
+	rtnl_route_set_type(rt, RTN_UNICAST);
+	rtnl_route_set_protocol(rt, RTPROT_STATIC);
+	rtnl_route_set_scope(rt, RT_SCOPE_UNIVERSE);
+	if (rtnl_route_set_dst(rt, dst) < 0)
+		goto out_free;
+	rtnl_route_nh_set_gateway(nh, gw);
+	if (c->oif) {
+		rtnl_route_nh_set_ifindex(nh, c->oif);
+		if (family == AF_INET6 && in6_is_ll(&c->nh6))
+			rtnl_route_nh_set_flags(nh, RTNH_F_ONLINK);
+	}
+	rtnl_route_add_nexthop(rt, nh); /* rt owns nh now */
+	nl_addr_put(dst);
+	nl_addr_put(gw);
+	return rt;
+
+out_free:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	if (rt)
+		rtnl_route_put(rt);
+	nl_addr_put(dst);
+	nl_addr_put(gw);
+	return NULL;
+}
+
+static int adj_route_ensure(struct srv6_nhctx *n, const struct ctx *c, int *nlerr)
+{
+	struct rtnl_route *rt = adj_route_build(n, c);
+	int e;
+
+	*nlerr = 0;
+	if (!rt)
+		return -ENOMEM;
+	e = rtnl_route_add(n->sk, rt, NLM_F_CREATE | NLM_F_REPLACE);
+	rtnl_route_put(rt);
+	if (e < 0) {
+		*nlerr = e;
+		return -nlerr_to_errno(e);
+	}
+	return 0;
+}
+
+/* ---- contexts ---- */
+
+static void ctx_describe(const struct ctx *c, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN], ifn[IF_NAMESIZE];
+
+	switch (c->kind) {
+	case CTX_ADJ6:
+		inet_ntop(AF_INET6, &c->nh6, a, sizeof(a));
+		goto adj;
+	case CTX_ADJ4:
+		inet_ntop(AF_INET, &c->nh4, a, sizeof(a));
+adj:
+		if (c->oif && if_indextoname((unsigned int)c->oif, ifn))
+			snprintf(buf, len, "%s %s oif %s",
+				 c->kind == CTX_ADJ6 ? "nh6" : "nh4", a, ifn);
+		else
+			snprintf(buf, len, "%s %s", c->kind == CTX_ADJ6 ? "nh6" : "nh4", a);
+		break;
+	case CTX_TBL6:
+	case CTX_TBL46:
+		snprintf(buf, len, "table %u", c->table);
+		break;
+	}
+}
+
+/* Install (or repair) everything of @c.  Route before rule so that a rule
+ * never points to an empty adjacency table. */
+static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, size_t errlen)
+{
+	char what[96];
+	int e, nlerr;
+
+	if (ctx_has_table(c)) {
+		e = adj_route_ensure(n, c, &nlerr);
+		if (e < 0) {
+			ctx_describe(c, what, sizeof(what));
+			seterr(err, errlen, "%s: cannot install adjacency route in table %u: %s",
+			       what, c->table, nl_geterror(nlerr));
+			return e;
+		}
+	}
+	if (ctx_has_v6_rule(c)) {
+		e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
+				FR_ACT_TO_TBL, c->table);
+		if (e < 0)
+			goto out_rule;
+	}
+	if (ctx_has_v4_rule(c)) {
+		e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
+				FR_ACT_TO_TBL, c->table);
+		if (e < 0)
+			goto out_rule;
+	}
+	return 0;
+
+out_rule:
+	ctx_describe(c, what, sizeof(what));
+	seterr(err, errlen, "%s: cannot install fwmark rule 0x%x: %s", what,
+	       ctx_mark(n, c), strerror(-e));
+	return e;
+}
+
+/* Remove rules first (so no packet is steered to a table being emptied),
+ * then the adjacency route.  Returns the first error, tries everything. */
+static int ctx_uninstall(struct srv6_nhctx *n, const struct ctx *c)
+{
+	int ret = 0, e;
+
+	if (ctx_has_v6_rule(c)) {
+		e = rule_remove(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
+				FR_ACT_TO_TBL, c->table);
+		if (e < 0 && !ret)
+			ret = e;
+	}
+	if (ctx_has_v4_rule(c)) {
+		e = rule_remove(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
+				FR_ACT_TO_TBL, c->table);
+		if (e < 0 && !ret)
+			ret = e;
+	}
+	if (ctx_has_table(c)) {
+		struct rtnl_route *rt = adj_route_build(n, c);
+
+		if (!rt)
+			return ret ? ret : -ENOMEM;
+		e = rtnl_route_delete(n->sk, rt, 0);
+		rtnl_route_put(rt);
+		if (e < 0 && -e != NLE_OBJ_NOTFOUND && !ret)
+			ret = -nlerr_to_errno(e);
+	}
+	return ret;
+}
+
+static bool ctx_same_key(const struct ctx *a, const struct ctx *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case CTX_ADJ6:
+		return a->oif == b->oif && !memcmp(&a->nh6, &b->nh6, sizeof(a->nh6));
+	case CTX_ADJ4:
+		return a->oif == b->oif && a->nh4.s_addr == b->nh4.s_addr;
+	case CTX_TBL6:
+	case CTX_TBL46:
+		return a->table == b->table;
+	}
+	return false;
+}
+
+static struct ctx *ctx_find(struct srv6_nhctx *n, const struct ctx *key)
+{
+	for (size_t i = 0; i < n->nctx; i++)
+		if (ctx_same_key(&n->ctx[i], key))
+			return &n->ctx[i];
+	return NULL;
+}
+
+/* Smallest index not in use.  O(n^2) in the number of contexts, which are
+ * few (one per adjacency or table) and only added at start-up or reload. */
+static uint32_t ctx_free_idx(const struct srv6_nhctx *n)
+{
+	for (uint32_t idx = 1; idx <= SRV6_NHCTX_MAX; idx++) {
+		bool taken = false;
+
+		for (size_t i = 0; i < n->nctx && !taken; i++)
+			taken = n->ctx[i].idx == idx;
+		if (!taken)
+			return idx;
+	}
+	return 0;
+}
+
+static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
+{
+	struct ctx *c;
+	uint32_t idx = ctx_free_idx(n);
+
+	if (!idx) {
+		errno = ENOSPC;
+		return NULL;
+	}
+	if (n->nctx == n->cap) {
+		size_t cap = n->cap ? n->cap * 2 : 16;
+		struct ctx *p = realloc(n->ctx, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		n->ctx = p;
+		n->cap = cap;
+	}
+	c = &n->ctx[n->nctx++];
+	*c = *key;
+	c->idx = idx;
+	if (ctx_has_table(c))
+		c->table = n->table_base + idx;
+	return c;
+}
+
+static void ctx_drop(struct srv6_nhctx *n, size_t i)
+{
+	n->ctx[i] = n->ctx[--n->nctx];
+}
+
+/* ---- crash recovery / close ---- */
+
+struct sweep {
+	struct srv6_nhctx *n;
+	int err;
+};
+
+static void sweep_rule(struct nl_object *obj, void *arg)
+{
+	struct sweep *s = arg;
+	struct rtnl_rule *r = (struct rtnl_rule *)obj;
+	uint32_t prio = rtnl_rule_get_prio(r);
+	int e;
+
+	if (prio != s->n->prio && prio != s->n->prio + 1)
+		return;
+	if ((rtnl_rule_get_mark(r) & SRV6_NHCTX_MARK_MASK) != s->n->mark_base)
+		return;
+	e = rtnl_rule_delete(s->n->sk, r, 0);
+	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !s->err)
+		s->err = -nlerr_to_errno(e);
+}
+
+static void sweep_route(struct nl_object *obj, void *arg)
+{
+	struct sweep *s = arg;
+	struct rtnl_route *rt = (struct rtnl_route *)obj;
+	uint32_t t = rtnl_route_get_table(rt);
+	int e;
+
+	if (t < s->n->table_base || t > s->n->table_base + SRV6_NHCTX_MAX)
+		return;
+	e = rtnl_route_delete(s->n->sk, rt, 0);
+	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !s->err)
+		s->err = -nlerr_to_errno(e);
+}
+
+/* Remove every rule and route that srv6d's parameters claim, in both
+ * families: rules first, then routes. */
+static int sweep_all(struct srv6_nhctx *n)
+{
+	static const int families[] = { AF_INET6, AF_INET };
+	struct sweep s = { .n = n, .err = 0 };
+	struct nl_cache *cache;
+	int e;
+
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		e = rtnl_rule_alloc_cache(n->sk, families[i], &cache);
+		if (e < 0)
+			return -nlerr_to_errno(e);
+		nl_cache_foreach(cache, sweep_rule, &s);
+		nl_cache_free(cache);
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		e = rtnl_route_alloc_cache(n->sk, families[i], 0, &cache);
+		if (e < 0)
+			return -nlerr_to_errno(e);
+		nl_cache_foreach(cache, sweep_route, &s);
+		nl_cache_free(cache);
+	}
+	return s.err;
+}
+
+static int blackholes_install(struct srv6_nhctx *n)
+{
+	int e;
+
+	e = rule_ensure(n, AF_INET6, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+			FR_ACT_BLACKHOLE, 0);
+	if (e < 0)
+		return e;
+	return rule_ensure(n, AF_INET, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+			   FR_ACT_BLACKHOLE, 0);
+}
+
+/* ---- public ---- */
+
+struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
+				   uint32_t rule_prio, char *err, size_t errlen)
+{
+	struct srv6_nhctx *n;
+	int e;
+
+	if (!mark_base)
+		mark_base = SRV6_NHCTX_MARK_BASE;
+	if (!table_base)
+		table_base = SRV6_NHCTX_TABLE_BASE;
+	if (!rule_prio)
+		rule_prio = SRV6_NHCTX_RULE_PRIO;
+	if (mark_base & ~SRV6_NHCTX_MARK_MASK) {
+		seterr(err, errlen, "mark base 0x%x: low 16 bits must be 0", mark_base);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (table_base > UINT32_MAX - SRV6_NHCTX_MAX ||
+	    (table_base <= 255 && table_base + SRV6_NHCTX_MAX >= 252)) {
+		seterr(err, errlen, "table base %u: range overlaps reserved tables", table_base);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (rule_prio > 32764) {
+		seterr(err, errlen, "rule priority %u: must be 1..32764", rule_prio);
+		errno = EINVAL;
+		return NULL;
+	}
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	n->mark_base = mark_base;
+	n->table_base = table_base;
+	n->prio = rule_prio;
+	n->sk = nl_socket_alloc();
+	if (!n->sk) {
+		e = -ENOMEM;
+		seterr(err, errlen, "out of memory");
+		goto out_free;
+	}
+	e = nl_connect(n->sk, NETLINK_ROUTE);
+	if (e < 0) {
+		seterr(err, errlen, "rtnetlink: %s", nl_geterror(e));
+		e = -nlerr_to_errno(e);
+		goto out_sock;
+	}
+	e = sweep_all(n);
+	if (e < 0) {
+		seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
+		goto out_sock;
+	}
+	e = blackholes_install(n);
+	if (e < 0) {
+		seterr(err, errlen, "installing fwmark 0x%x/0x%x blackhole rules: %s",
+		       mark_base, SRV6_NHCTX_MARK_MASK, strerror(-e));
+		goto out_sweep;
+	}
+	return n;
+
+out_sweep:
+	sweep_all(n);
+out_sock:
+	nl_socket_free(n->sk);
+out_free:
+	free(n);
+	errno = -e;
+	return NULL;
+}
+
+/* The context a SID needs: 1 and @key filled, 0 when it needs none (mark
+ * 0), or -EINVAL with @err set. */
+static int cfg_to_key(const struct srv6_sid_cfg *cfg, struct ctx *key, char *err, size_t errlen)
+{
+	char a[INET6_ADDRSTRLEN];
+	bool has_vrf = cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE);
+
+	memset(key, 0, sizeof(*key));
+	key->oif = cfg->oif;
+	switch (cfg->action) {
+	case SRV6_ACT_END_X:
+	case SRV6_ACT_END_DX6:
+		if (IN6_IS_ADDR_UNSPECIFIED(&cfg->nh6)) {
+			if (cfg->action == SRV6_ACT_END_DX6)
+				return 0; /* inner DA in the main table */
+			seterr(err, errlen, "nh6 ::: End.X needs a next hop");
+			return -EINVAL;
+		}
+		if (IN6_IS_ADDR_MULTICAST(&cfg->nh6)) {
+			inet_ntop(AF_INET6, &cfg->nh6, a, sizeof(a));
+			seterr(err, errlen, "nh6 %s: multicast next hop", a);
+			return -EINVAL;
+		}
+		if (in6_is_ll(&cfg->nh6) && !cfg->oif) {
+			inet_ntop(AF_INET6, &cfg->nh6, a, sizeof(a));
+			seterr(err, errlen, "nh6 %s: link-local next hop needs oif", a);
+			return -EINVAL;
+		}
+		key->kind = CTX_ADJ6;
+		key->nh6 = cfg->nh6;
+		return 1;
+	case SRV6_ACT_END_DX4:
+		if (cfg->nh4.s_addr == INADDR_ANY)
+			return 0;
+		key->kind = CTX_ADJ4;
+		key->nh4 = cfg->nh4;
+		return 1;
+	case SRV6_ACT_END_T:
+	case SRV6_ACT_END_DT6:
+	case SRV6_ACT_END_DT4:
+	case SRV6_ACT_END_DT46:
+		key->oif = 0;
+		key->kind = (cfg->action == SRV6_ACT_END_T || cfg->action == SRV6_ACT_END_DT6)
+			? CTX_TBL6 : CTX_TBL46;
+		key->table = has_vrf ? cfg->vrftable : cfg->table;
+		if (!key->table) {
+			seterr(err, errlen, "%s 0: invalid table", has_vrf ? "vrftable" : "table");
+			return -EINVAL;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
+		    size_t ncfgs, char *err, size_t errlen)
+{
+	size_t old = n->nctx, i;
+	bool *was_used;
+	int e = 0;
+
+	/* Remember the current "used" set: a failed sync must leave it, so
+	 * that gc after a failed reload keeps what the old config uses. */
+	was_used = calloc(old + 1, sizeof(*was_used));
+	if (!was_used) {
+		seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (i = 0; i < old; i++) {
+		was_used[i] = n->ctx[i].used;
+		n->ctx[i].used = false;
+	}
+
+	for (i = 0; i < ncfgs; i++) {
+		struct srv6_sid_cfg *cfg = cfgs[i];
+		struct ctx key, *c;
+		int k;
+
+		if (cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) {
+			unsigned int ifi = if_nametoindex(cfg->oif_name);
+
+			if (!ifi) {
+				seterr(err, errlen, "unknown interface \"%s\"", cfg->oif_name);
+				e = -ENODEV;
+				goto out_restore;
+			}
+			cfg->oif = (int)ifi;
+		} else {
+			cfg->oif = 0;
+		}
+		k = cfg_to_key(cfg, &key, err, errlen);
+		if (k < 0) {
+			e = k;
+			goto out_restore;
+		}
+		if (k == 0) {
+			cfg->mark = 0;
+			continue;
+		}
+		c = ctx_find(n, &key);
+		if (!c) {
+			c = ctx_add(n, &key);
+			if (!c) {
+				e = -errno;
+				seterr(err, errlen, "%s", e == -ENOSPC
+				       ? "too many next-hop contexts" : "out of memory");
+				goto out_restore;
+			}
+		}
+		/* Install new contexts; re-ensure existing ones once per sync
+		 * (repairs routes flushed when their interface went down). */
+		if (!c->used) {
+			e = ctx_install(n, c, err, errlen);
+			if (e < 0)
+				goto out_restore;
+			c->used = true;
+		}
+		cfg->mark = ctx_mark(n, c);
+	}
+	free(was_used);
+	return 0;
+
+out_restore:
+	/* Contexts are only appended during a sync: those past @old are new
+	 * and nothing published uses them, so they go now; the old ones get
+	 * their previous state back. */
+	while (n->nctx > old) {
+		ctx_uninstall(n, &n->ctx[n->nctx - 1]);
+		n->nctx--;
+	}
+	for (i = 0; i < old; i++)
+		n->ctx[i].used = was_used[i];
+	free(was_used);
+	return e;
+}
+
+int srv6_nhctx_gc(struct srv6_nhctx *n)
+{
+	int removed = 0, ret = 0;
+	size_t i = 0;
+
+	while (i < n->nctx) {
+		int e;
+
+		if (n->ctx[i].used) {
+			i++;
+			continue;
+		}
+		e = ctx_uninstall(n, &n->ctx[i]);
+		if (e < 0 && !ret)
+			ret = e;
+		ctx_drop(n, i);
+		removed++;
+	}
+	return ret < 0 ? ret : removed;
+}
+
+size_t srv6_nhctx_count(const struct srv6_nhctx *n)
+{
+	return n->nctx;
+}
+
+void srv6_nhctx_close(struct srv6_nhctx *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nctx; i++)
+		ctx_uninstall(n, &n->ctx[i]);
+	/* Then everything else in our range, including the blackholes. */
+	sweep_all(n);
+	nl_socket_free(n->sk);
+	free(n->ctx);
+	free(n);
+}

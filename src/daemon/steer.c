@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * steer.c - srv6d's SRV6D chain in raw PREROUTING, installed with
+ * ip6tables-restore/iptables-restore --noflush (fork/exec, pipes, no shell).
+ * See include/srv6d/steer.h.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "srv6d/steer.h"
+
+#define JUMP_RULE "-A PREROUTING -j " SRV6_STEER_CHAIN
+#define TOOL_TIMEOUT_MS 30000
+#define TOOL_OUT_MAX (64u << 20)
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- text building ---- */
+
+struct sbuf {
+	char *p;
+	size_t len, cap;   /* len counts what would have been written */
+	bool oom;
+};
+
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = b->len < b->cap ? b->cap - b->len : 0;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n;
+}
+
+/* Growing variant for internal use. */
+static int sb_grow_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static int sb_grow_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = b->cap - b->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(b->p + b->len, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -EINVAL;
+		if ((size_t)n < room) {
+			b->len += (size_t)n;
+			return 0;
+		}
+		size_t cap = (b->cap + (size_t)n + 1) * 2;
+		char *p = realloc(b->p, cap);
+
+		if (!p)
+			return -ENOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+}
+
+static int check_cfg(const struct srv6_steer_cfg *cfg)
+{
+	if (cfg->queue_first > cfg->queue_last || cfg->queue_last > 65535)
+		return -EINVAL;
+	for (size_t i = 0; i < cfg->nsids; i++)
+		if (cfg->sid_plens[i] > 128)
+			return -EINVAL;
+	for (size_t i = 0; i < cfg->npol6; i++)
+		if (cfg->pol6_plens[i] > 128)
+			return -EINVAL;
+	for (size_t i = 0; i < cfg->npol4; i++)
+		if (cfg->pol4_plens[i] > 32)
+			return -EINVAL;
+	return 0;
+}
+
+static void queue_target(const struct srv6_steer_cfg *cfg, char *buf, size_t len)
+{
+	int n;
+
+	if (cfg->queue_first == cfg->queue_last)
+		n = snprintf(buf, len, "-j NFQUEUE --queue-num %u", cfg->queue_first);
+	else
+		n = snprintf(buf, len, "-j NFQUEUE --queue-balance %u:%u%s", cfg->queue_first,
+			     cfg->queue_last, cfg->cpu_fanout ? " --queue-cpu-fanout" : "");
+	if (n > 0 && (size_t)n < len && cfg->fail_open)
+		snprintf(buf + n, len - (size_t)n, " --queue-bypass");
+}
+
+static void pfx6_str(const struct in6_addr *a, uint8_t plen, char *buf, size_t len)
+{
+	struct in6_addr m = *a;
+	char s[INET6_ADDRSTRLEN];
+
+	for (unsigned int i = 0; i < 16; i++) {
+		unsigned int bits = plen > i * 8 ? plen - i * 8 : 0;
+
+		if (bits < 8)
+			m.s6_addr[i] &= (uint8_t)(0xff00u >> bits);
+	}
+	inet_ntop(AF_INET6, &m, s, sizeof(s));
+	snprintf(buf, len, "%s/%u", s, plen);
+}
+
+static void pfx4_str(const struct in_addr *a, uint8_t plen, char *buf, size_t len)
+{
+	struct in_addr m = *a;
+	char s[INET_ADDRSTRLEN];
+
+	m.s_addr &= plen ? htonl(0xffffffffu << (32 - plen)) : 0;
+	inet_ntop(AF_INET, &m, s, sizeof(s));
+	snprintf(buf, len, "%s/%u", s, plen);
+}
+
+/* The chain body: "-A SRV6D -d P/L -j NFQUEUE ..." lines. */
+static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sbuf *b)
+{
+	char tgt[96], p[INET6_ADDRSTRLEN + 8];
+
+	queue_target(cfg, tgt, sizeof(tgt));
+	if (family == AF_INET6) {
+		for (size_t i = 0; i < cfg->nsids; i++) {
+			pfx6_str(&cfg->sid_prefixes[i], cfg->sid_plens[i], p, sizeof(p));
+			sb_printf(b, "-A %s -d %s %s\n", SRV6_STEER_CHAIN, p, tgt);
+		}
+		for (size_t i = 0; i < cfg->npol6; i++) {
+			pfx6_str(&cfg->pol6[i], cfg->pol6_plens[i], p, sizeof(p));
+			sb_printf(b, "-A %s -d %s %s\n", SRV6_STEER_CHAIN, p, tgt);
+		}
+	} else {
+		for (size_t i = 0; i < cfg->npol4; i++) {
+			pfx4_str(&cfg->pol4[i], cfg->pol4_plens[i], p, sizeof(p));
+			sb_printf(b, "-A %s -d %s %s\n", SRV6_STEER_CHAIN, p, tgt);
+		}
+	}
+}
+
+int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, size_t len)
+{
+	struct sbuf b = { .p = buf, .len = 0, .cap = len };
+
+	if ((family != AF_INET6 && family != AF_INET) || check_cfg(cfg) < 0)
+		return -EINVAL;
+	if (len)
+		buf[0] = '\0';
+	sb_printf(&b, "*raw\n:%s - [0:0]\n%s\n", SRV6_STEER_CHAIN, JUMP_RULE);
+	format_rules(cfg, family, &b);
+	sb_printf(&b, "COMMIT\n");
+	return b.len > INT32_MAX ? -EOVERFLOW : (int)b.len;
+}
+
+/* ---- running the tools ---- */
+
+static const char *tool_path(const char *name, char *buf, size_t len)
+{
+	static const char *const dirs[] = { "/usr/sbin", "/sbin", "/usr/local/sbin",
+					    "/usr/bin", "/bin" };
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(buf, len, "%s/%s", dirs[i], name);
+		if (access(buf, X_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static int read_into(int fd, struct sbuf *b)
+{
+	char tmp[4096];
+	ssize_t r = read(fd, tmp, sizeof(tmp));
+
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : -errno;
+	if (r == 0)
+		return 0;
+	if (b->len + (size_t)r > TOOL_OUT_MAX)
+		return -E2BIG;
+	if (sb_grow_printf(b, "%.*s", (int)r, tmp) < 0)
+		return -ENOMEM;
+	return 1;
+}
+
+/*
+ * Run @name with @argv, @in on its stdin, collecting stdout in @out (NUL
+ * terminated, caller frees) and the first line of stderr in @err.  Returns 0
+ * when it exited 0, -EIO when it exited non-zero, -errno otherwise.
+ * Only async-signal-safe calls happen in the child before exec, so this is
+ * safe in a multithreaded process.  SIGPIPE is blocked in the calling thread
+ * while writing, and a pending one is consumed.
+ */
+static int run_tool(const char *name, char *const argv[], const char *in, size_t inlen,
+		    char **out, char *err, size_t errlen)
+{
+	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
+	struct sbuf o = { 0 }, e = { 0 };
+	sigset_t pipeset, oldset;
+	struct timespec t0;
+	char path[256];
+	size_t off = 0;
+	int ret, status, devnull;
+	pid_t pid;
+
+	if (out)
+		*out = NULL;
+	if (!tool_path(name, path, sizeof(path))) {
+		seterr(err, errlen, "%s: not found", name);
+		return -ENOENT;
+	}
+	o.p = malloc(o.cap = 4096);
+	e.p = malloc(e.cap = 1024);
+	if (!o.p || !e.p) {
+		ret = -ENOMEM;
+		goto out_bufs;
+	}
+	o.p[0] = e.p[0] = '\0';
+	if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0) {
+		ret = -errno;
+		seterr(err, errlen, "%s: pipe: %s", name, strerror(errno));
+		goto out_pipes;
+	}
+	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		seterr(err, errlen, "%s: fork: %s", name, strerror(errno));
+		if (devnull >= 0)
+			close(devnull);
+		goto out_pipes;
+	}
+	if (pid == 0) {
+		if (dup2(in ? pin[0] : devnull, 0) < 0 || dup2(pout[1], 1) < 0 ||
+		    dup2(perr[1], 2) < 0)
+			_exit(127);
+		execv(path, argv);
+		_exit(127);
+	}
+	if (devnull >= 0)
+		close(devnull);
+	close(pin[0]);
+	pin[0] = -1;
+	close(pout[1]);
+	pout[1] = -1;
+	close(perr[1]);
+	perr[1] = -1;
+	if (!in || !inlen) {
+		close(pin[1]);
+		pin[1] = -1;
+	} else {
+		fcntl(pin[1], F_SETFL, O_NONBLOCK);
+	}
+
+	sigemptyset(&pipeset);
+	sigaddset(&pipeset, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipeset, &oldset);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = 0;
+	while (pout[0] >= 0 || perr[0] >= 0) {
+		struct pollfd pfd[3] = {
+			{ .fd = pout[0], .events = POLLIN },
+			{ .fd = perr[0], .events = POLLIN },
+			{ .fd = pin[1], .events = POLLOUT },
+		};
+		long left = TOOL_TIMEOUT_MS - ms_since(&t0);
+		int r;
+
+		if (left <= 0) {
+			kill(pid, SIGKILL);
+			ret = -ETIMEDOUT;
+			seterr(err, errlen, "%s: timed out", name);
+			break;
+		}
+		r = poll(pfd, 3, (int)left);
+		if (r < 0 && errno != EINTR) {
+			ret = -errno;
+			break;
+		}
+		if (pfd[2].revents) {
+			ssize_t w = write(pin[1], in + off, inlen - off);
+
+			if (w > 0)
+				off += (size_t)w;
+			if ((w < 0 && errno != EAGAIN && errno != EINTR) || off == inlen) {
+				close(pin[1]); /* EPIPE: the tool gave up, its stderr says why */
+				pin[1] = -1;
+			}
+		}
+		for (int i = 0; i < 2; i++) {
+			int *fd = i ? &perr[0] : &pout[0];
+
+			if (!pfd[i].revents)
+				continue;
+			r = read_into(*fd, i ? &e : &o);
+			if (r <= 0) {
+				if (r < 0 && !ret)
+					ret = r;
+				close(*fd);
+				*fd = -1;
+			}
+		}
+	}
+	if (sigismember(&oldset, SIGPIPE) == 0) {
+		struct timespec zero = { 0, 0 };
+
+		while (sigtimedwait(&pipeset, NULL, &zero) > 0)
+			;
+	}
+	pthread_sigmask(SIG_SETMASK, &oldset, NULL);
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	}
+	if (!ret && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		char *nl = strchr(e.p, '\n');
+
+		if (nl)
+			*nl = '\0';
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+			seterr(err, errlen, "%s: cannot execute", name);
+		else
+			seterr(err, errlen, "%s: %s", name, e.p[0] ? e.p : "failed");
+		ret = -EIO;
+	}
+	if (!ret && out) {
+		*out = o.p;
+		o.p = NULL;
+	}
+
+out_pipes:
+	for (int i = 0; i < 2; i++) {
+		if (pin[i] >= 0)
+			close(pin[i]);
+		if (pout[i] >= 0)
+			close(pout[i]);
+		if (perr[i] >= 0)
+			close(perr[i]);
+	}
+out_bufs:
+	free(o.p);
+	free(e.p);
+	if (ret == -ENOMEM)
+		seterr(err, errlen, "out of memory");
+	return ret;
+}
+
+struct fam_tools {
+	const char *save, *restore;
+};
+
+static const struct fam_tools *tools_for(int family)
+{
+	static const struct fam_tools v6 = { "ip6tables-save", "ip6tables-restore" };
+	static const struct fam_tools v4 = { "iptables-save", "iptables-restore" };
+
+	return family == AF_INET6 ? &v6 : &v4;
+}
+
+/* What raw PREROUTING has now: whether the chain exists and how many jumps
+ * to it there are. */
+static int raw_state(int family, bool *chain, unsigned int *jumps, char *err, size_t errlen)
+{
+	const struct fam_tools *t = tools_for(family);
+	char *const argv[] = { (char *)t->save, "-t", "raw", NULL };
+	char *out, *line, *save;
+	int e;
+
+	*chain = false;
+	*jumps = 0;
+	e = run_tool(t->save, argv, NULL, 0, &out, err, errlen);
+	if (e < 0)
+		return e;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, JUMP_RULE))
+			(*jumps)++;
+		else if (!strncmp(line, ":" SRV6_STEER_CHAIN " ", sizeof(SRV6_STEER_CHAIN) + 1))
+			*chain = true;
+	}
+	free(out);
+	return 0;
+}
+
+static int restore(int family, const char *text, size_t len, char *err, size_t errlen)
+{
+	const struct fam_tools *t = tools_for(family);
+	char *const argv[] = { (char *)t->restore, "--noflush", "-w", NULL };
+
+	return run_tool(t->restore, argv, text, len, NULL, err, errlen);
+}
+
+static int install_family(const struct srv6_steer_cfg *cfg, int family, char *err, size_t errlen)
+{
+	struct sbuf b = { 0 };
+	unsigned int jumps;
+	bool chain;
+	int e;
+
+	e = raw_state(family, &chain, &jumps, err, errlen);
+	if (e < 0)
+		return e;
+	b.p = malloc(b.cap = 4096);
+	if (!b.p) {
+		seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	b.p[0] = '\0';
+	/* Declaring an existing user chain in --noflush mode flushes it; -F
+	 * says so explicitly for both backends. */
+	e = sb_grow_printf(&b, "*raw\n:%s - [0:0]\n-F %s\n", SRV6_STEER_CHAIN, SRV6_STEER_CHAIN);
+	if (!e && jumps == 0)
+		e = sb_grow_printf(&b, "%s\n", JUMP_RULE);
+	for (unsigned int i = 1; !e && i < jumps; i++)
+		e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", SRV6_STEER_CHAIN);
+	if (!e) {
+		struct sbuf r = { 0 };
+		char *body;
+		size_t n;
+
+		format_rules(cfg, family, &r); /* measure */
+		n = r.len + 1;
+		body = malloc(n);
+		if (!body) {
+			e = -ENOMEM;
+		} else {
+			r = (struct sbuf){ .p = body, .len = 0, .cap = n };
+			format_rules(cfg, family, &r);
+			e = sb_grow_printf(&b, "%sCOMMIT\n", body);
+			free(body);
+		}
+	}
+	if (e < 0) {
+		seterr(err, errlen, "out of memory");
+		free(b.p);
+		return e;
+	}
+	e = restore(family, b.p, b.len, err, errlen);
+	free(b.p);
+	return e;
+}
+
+static int remove_family(int family, char *err, size_t errlen)
+{
+	struct sbuf b = { 0 };
+	unsigned int jumps;
+	bool chain;
+	int e;
+
+	e = raw_state(family, &chain, &jumps, err, errlen);
+	if (e < 0)
+		return e;
+	if (!chain && !jumps)
+		return 0;
+	b.p = malloc(b.cap = 512);
+	if (!b.p) {
+		seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	e = sb_grow_printf(&b, "*raw\n");
+	for (unsigned int i = 0; !e && i < jumps; i++)
+		e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", SRV6_STEER_CHAIN);
+	if (!e && chain)
+		e = sb_grow_printf(&b, "-F %s\n-X %s\n", SRV6_STEER_CHAIN, SRV6_STEER_CHAIN);
+	if (!e)
+		e = sb_grow_printf(&b, "COMMIT\n");
+	if (!e)
+		e = restore(family, b.p, b.len, err, errlen);
+	else
+		seterr(err, errlen, "out of memory");
+	free(b.p);
+	return e;
+}
+
+int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errlen)
+{
+	int e;
+
+	if (check_cfg(cfg) < 0) {
+		seterr(err, errlen, "steer: invalid queue range %u-%u or prefix length",
+		       cfg->queue_first, cfg->queue_last);
+		return -EINVAL;
+	}
+	e = install_family(cfg, AF_INET6, err, errlen);
+	if (e < 0)
+		return e;
+	if (cfg->npol4)
+		return install_family(cfg, AF_INET, err, errlen);
+	return remove_family(AF_INET, err, errlen);
+}
+
+int srv6_steer_remove(char *err, size_t errlen)
+{
+	int e6, e4;
+	char err4[256] = "";
+
+	e6 = remove_family(AF_INET6, err, errlen);
+	e4 = remove_family(AF_INET, err4, sizeof(err4));
+	if (e6 < 0)
+		return e6;
+	if (e4 < 0)
+		seterr(err, errlen, "%s", err4);
+	return e4;
+}

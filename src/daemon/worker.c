@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * worker.c - one packet worker thread per NFQUEUE queue.  See worker.h for
+ * the verdict on every path.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/if_ether.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink_queue.h>
+#include <netinet/icmp6.h>
+#include <pthread.h>
+#include <sched.h>
+#include <string.h>
+
+#include "srv6d/cache.h"
+#include "srv6d/headend.h"
+#include "srv6d/icmp_tx.h"
+#include "srv6d/log.h"
+#include "srv6d/nfq.h"
+#include "srv6d/seg6.h"
+#include "srv6d/worker.h"
+
+/* Bound on the shutdown drain when packets keep coming (steer none). */
+#define DRAIN_MAX_BATCHES 4096
+
+#define W_INC(w, f) \
+	__atomic_store_n(&(w)->st.f, __atomic_load_n(&(w)->st.f, __ATOMIC_RELAXED) + 1, \
+			 __ATOMIC_RELAXED)
+
+/* Per-SID counters: the worker is the only writer of its slot; relaxed
+ * stores keep concurrent readers (counter dumps) well-defined. */
+static inline void cnt_add(uint64_t *c, uint64_t n)
+{
+	__atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
+static void cnt_error(struct srv6_counters *cnt, enum srv6_drop reason)
+{
+	if (!cnt)
+		return;
+	cnt_add(&cnt->errors, 1);
+	if ((unsigned int)reason < SRV6_DROP_MAX)
+		cnt_add(&cnt->drops[reason], 1);
+}
+
+static int verdict_drop(struct srv6_worker *w, uint32_t id)
+{
+	W_INC(w, dropped);
+	return srv6_nfq_verdict(w->nfq, id, NF_DROP, false, 0, NULL, 0);
+}
+
+static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p,
+		   const struct srv6_result *res, struct srv6_counters *cnt)
+{
+	int r = -ENOTSOCK;
+
+	if (w->icmp)
+		r = srv6_icmp_tx_send_if(w->icmp, &res->icmp, p->data, p->len, (int)p->indev);
+	if (r == 0)
+		W_INC(w, icmp_sent);
+	else if (r == -EAGAIN)
+		W_INC(w, icmp_limited);
+	else
+		W_INC(w, icmp_failed);
+	/* An Echo Reply at SL = 0 is the SID processing the upper layer
+	 * successfully (RFC 8986 4.1.1); every other ICMP is an error. */
+	if (res->icmp.type == ICMP6_ECHO_REPLY) {
+		if (cnt) {
+			cnt_add(&cnt->packets, 1);
+			cnt_add(&cnt->bytes, p->orig_len);
+		}
+	} else {
+		cnt_error(cnt, res->reason);
+	}
+	return verdict_drop(w, p->id);
+}
+
+int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
+{
+	struct srv6_counters *cnt = NULL;
+	struct srv6_result res;
+	struct srv6_pkt pkt;
+	int hook_family;
+
+	W_INC(w, packets);
+	if (p->truncated) {
+		W_INC(w, truncated);
+		return verdict_drop(w, p->id);
+	}
+	if (p->skbinfo & NFQA_SKB_GSO) {
+		/* Not expected (F_GSO off); a rewritten super-packet would be
+		 * handed back with CHECKSUM_NONE, so never echo one. */
+		W_INC(w, gso);
+		return verdict_drop(w, p->id);
+	}
+	memset(&res, 0, sizeof(res));
+	if (srv6_pkt_init(&pkt, p->room, p->room_len, (size_t)(p->data - p->room), p->len)) {
+		W_INC(w, malformed);
+		return verdict_drop(w, p->id);
+	}
+
+	if (p->hw_proto == ETH_P_IPV6) {
+		const struct srv6_sid_entry *e;
+		const struct srv6_policy_entry *pe;
+		struct in6_addr da;
+
+		hook_family = AF_INET6;
+		if (p->len < 40 || (p->data[0] >> 4) != 6) {
+			W_INC(w, malformed);
+			return verdict_drop(w, p->id);
+		}
+		memcpy(&da, p->data + 24, sizeof(da));
+		e = srv6_sid_lookup(w->cache, &da, true);
+		if (e) {
+			cnt = srv6_counters_slot(w->cache, w->idx, false, e->id);
+			srv6_sid_process(&e->cfg, &pkt, &res);
+		} else if ((pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true))) {
+			cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
+			srv6_headend_apply(&pe->pol, IPPROTO_IPV6, &pkt, &res);
+		} else {
+			W_INC(w, miss);
+			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
+		}
+	} else if (p->hw_proto == ETH_P_IP) {
+		const struct srv6_policy_entry *pe;
+		struct in_addr da;
+
+		hook_family = AF_INET;
+		if (p->len < 20 || (p->data[0] >> 4) != 4) {
+			W_INC(w, malformed);
+			return verdict_drop(w, p->id);
+		}
+		memcpy(&da, p->data + 16, sizeof(da));
+		pe = srv6_policy_lookup(w->cache, AF_INET, &da, true);
+		if (!pe) {
+			W_INC(w, miss);
+			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
+		}
+		cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
+		srv6_headend_apply(&pe->pol, IPPROTO_IPIP, &pkt, &res);
+	} else {
+		/* Not something srv6d's rules steer: leave it alone. */
+		W_INC(w, miss);
+		return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
+	}
+
+	switch (res.verdict) {
+	case SRV6_V_FORWARD6:
+	case SRV6_V_FORWARD4:
+		if ((res.verdict == SRV6_V_FORWARD6) != (hook_family == AF_INET6)) {
+			/* The packet would re-enter the other family's stack
+			 * through this hook: egress for that is a later issue. */
+			W_INC(w, xfamily);
+			cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
+			return verdict_drop(w, p->id);
+		}
+		if (pkt.len > 0xffffu - 4) {
+			W_INC(w, too_big);
+			cnt_error(cnt, SRV6_DROP_NO_ROOM);
+			return verdict_drop(w, p->id);
+		}
+		if (cnt) {
+			cnt_add(&cnt->packets, 1);
+			cnt_add(&cnt->bytes, p->orig_len);
+		}
+		W_INC(w, accepted);
+		return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, res.nh.mark != 0, res.nh.mark,
+					pkt.data, (uint32_t)pkt.len);
+	case SRV6_V_ICMP:
+		return do_icmp(w, p, &res, cnt);
+	case SRV6_V_L2:
+		W_INC(w, xfamily);
+		cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
+		return verdict_drop(w, p->id);
+	case SRV6_V_DROP:
+	default:
+		cnt_error(cnt, res.reason);
+		return verdict_drop(w, p->id);
+	}
+}
+
+/* Process everything the last receive returned, flush, quiescent state. */
+static void run_batch(struct srv6_worker *w, bool *reported)
+{
+	struct srv6_nfq_packet p;
+	int r = 0;
+
+	while (srv6_nfq_next(w->nfq, &p))
+		if (srv6_worker_handle(w, &p) < 0)
+			r = -1;
+	if (srv6_nfq_flush(w->nfq) < 0)
+		r = -1;
+	/* Every noref entry of this batch dies here: verdicts are sent. */
+	srv6_reader_quiescent();
+	W_INC(w, batches);
+	if (r < 0 && !*reported) {
+		srv6_log(LOG_ERR, "queue %u: sending verdicts failed (counted; further failures not logged)",
+			 srv6_nfq_queue(w->nfq));
+		*reported = true;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct srv6_worker *w = arg;
+	bool reported = false, recv_reported = false;
+	char err[256];
+
+	if (w->cpu >= 0) {
+		cpu_set_t set;
+		int r;
+
+		CPU_ZERO(&set);
+		CPU_SET(w->cpu, &set);
+		r = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		if (r)
+			srv6_log(LOG_WARNING, "queue %u: cannot pin worker to CPU %d: %s",
+				 srv6_nfq_queue(w->nfq), w->cpu, strerror(r));
+	}
+	w->icmp = srv6_icmp_tx_open(err, sizeof(err));
+	if (!w->icmp)
+		srv6_log(LOG_WARNING, "queue %u: no ICMPv6 sender (%s): ICMP answers are counted as failed",
+			 srv6_nfq_queue(w->nfq), err);
+	else
+		srv6_icmp_tx_set_share(w->icmp, w->nworkers ? w->nworkers : 1);
+
+	srv6_reader_register();
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		int n;
+
+		srv6_reader_offline();
+		n = srv6_nfq_recv(w->nfq, true);
+		srv6_reader_online();
+		if (n < 0) {
+			if (!recv_reported)
+				srv6_log(LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
+					 strerror(-n));
+			recv_reported = true;
+			if (n == -EBADF || n == -ENOTSOCK)
+				break;
+			continue;
+		}
+		if (n > 0)
+			run_batch(w, &reported);
+	}
+	/* Shutdown: verdict whatever is still readable (the steering rules are
+	 * already gone, so this ends), without blocking. */
+	for (int i = 0; i < DRAIN_MAX_BATCHES; i++) {
+		int n = srv6_nfq_recv(w->nfq, false);
+
+		if (n <= 0)
+			break;
+		run_batch(w, &reported);
+	}
+	srv6_reader_unregister();
+	srv6_icmp_tx_close(w->icmp);
+	w->icmp = NULL;
+	return NULL;
+}
+
+int srv6_worker_start(struct srv6_worker *w)
+{
+	int r;
+
+	w->stop = 0;
+	memset(&w->st, 0, sizeof(w->st));
+	r = pthread_create(&w->thread, NULL, worker_main, w);
+	if (r)
+		return -r;
+	w->running = true;
+	return 0;
+}
+
+void srv6_worker_stop(struct srv6_worker *w)
+{
+	if (!w->running)
+		return;
+	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
+	pthread_join(w->thread, NULL);
+	w->running = false;
+}
+
+void srv6_worker_stats_read(const struct srv6_worker *w, struct srv6_worker_stats *out)
+{
+	const uint64_t *src = (const uint64_t *)&w->st;
+	uint64_t *dst = (uint64_t *)out;
+
+	_Static_assert(sizeof(*out) % sizeof(uint64_t) == 0, "stats are u64 only");
+	for (size_t i = 0; i < sizeof(*out) / sizeof(uint64_t); i++)
+		dst[i] = __atomic_load_n(&src[i], __ATOMIC_RELAXED);
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fuzz_seg6.c - libFuzzer target over "parse + run behavior" and the
+ * headend transforms.
+ *
+ * Input layout: byte 0 action (mod SRV6_ACT_MAX), byte 1 flavor bits,
+ * byte 2 lblen, byte 3 nflen, byte 4 attribute bits / headend mode and
+ * flow label mode, byte 5 segment count; the rest is the packet.  Invalid
+ * configurations (srv6_sid_cfg_check) are skipped, as the daemon never
+ * publishes them.  Invariants checked after every call: data stays inside
+ * the buffer, len within it, ICMP/DROP leave the packet as received, a
+ * forwarded IPv6 packet has a consistent Payload Length.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srv6d/headend.h"
+#include "srv6d/seg6.h"
+
+#define HDR 6
+#define MAXPKT 4096
+
+static uint8_t buf[SRV6_PKT_HEADROOM + MAXPKT];
+
+/*
+ * @hdr_from: where the packet started; a FORWARD6 packet starting there or
+ * in front (same or pushed outer header) must have a consistent Payload
+ * Length; a decapsulated one (data moved forward) carries whatever the
+ * inner header says.
+ */
+static void check_pkt(const struct srv6_pkt *pkt, const struct srv6_result *res,
+		      const uint8_t *in, size_t in_len, const uint8_t *hdr_from)
+{
+	if (pkt->data < buf || pkt->data > buf + sizeof(buf) ||
+	    pkt->len > (size_t)(buf + sizeof(buf) - pkt->data))
+		abort();
+	if ((unsigned int)res->verdict > SRV6_V_DROP ||
+	    (unsigned int)res->reason >= SRV6_DROP_MAX)
+		abort();
+	if (res->verdict == SRV6_V_ICMP || res->verdict == SRV6_V_DROP) {
+		if (pkt->len != in_len || memcmp(pkt->data, in, in_len))
+			abort();
+		if (res->verdict == SRV6_V_DROP && res->reason == SRV6_DROP_NONE)
+			abort();
+		return;
+	}
+	if (res->reason != SRV6_DROP_NONE)
+		abort();
+	if (res->verdict == SRV6_V_FORWARD6) {
+		size_t plen;
+
+		if (pkt->len < 40 || (pkt->data[0] >> 4) != 6)
+			abort();
+		if (pkt->data > hdr_from)
+			return;
+		plen = (size_t)pkt->data[4] << 8 | pkt->data[5];
+		/* rewritten headers keep Payload Length consistent, except
+		 * for an untouched jumbogram (0) */
+		if (plen && plen + 40 != pkt->len)
+			abort();
+	}
+	if (res->verdict == SRV6_V_FORWARD4 &&
+	    (pkt->len < 20 || (pkt->data[0] >> 4) != 4))
+		abort();
+	if (res->verdict == SRV6_V_L2 && pkt->len < 14)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static uint8_t in[MAXPKT];
+	struct srv6_sid_cfg cfg;
+	struct srv6_policy pol;
+	struct srv6_result res;
+	struct srv6_pkt pkt;
+	const struct srv6_action_desc *d;
+	size_t len, i;
+	uint8_t protos[3] = { 41, 4, 143 };
+
+	if (size < HDR)
+		return 0;
+	len = size - HDR;
+	if (len > MAXPKT)
+		len = MAXPKT;
+	memcpy(in, data + HDR, len);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.action = (enum srv6_action)(data[0] % SRV6_ACT_MAX);
+	d = srv6_action_desc_get(cfg.action);
+	if (d) {
+		/* required attributes, plus optional ones chosen by byte 4 */
+		cfg.attrs = d->required_attrs |
+			    (d->optional_attrs & ((uint32_t)data[4] << 1));
+		if (d->one_of_attrs && !(cfg.attrs & d->one_of_attrs))
+			cfg.attrs |= d->one_of_attrs & -d->one_of_attrs;
+		cfg.flavors = data[1] & 0x0f;
+		if (cfg.flavors && (d->optional_attrs & SRV6_F_ATTR(SRV6_ATTR_FLAVORS)))
+			cfg.attrs |= SRV6_F_ATTR(SRV6_ATTR_FLAVORS);
+		if (cfg.flavors & SRV6_F_FLV(SRV6_FLV_NEXT_CSID)) {
+			cfg.lblen = data[2];
+			cfg.nflen = data[3];
+		}
+		cfg.nsegs = 1 + data[5] % SRV6_MAX_SEGS;
+		for (i = 0; i < cfg.nsegs; i++) {
+			cfg.segs[i].s6_addr[0] = 0xfc;
+			cfg.segs[i].s6_addr[15] = (uint8_t)i;
+		}
+		cfg.table = 100;
+		cfg.oif = 3;
+		cfg.flowlabel_mode = (int)(data[4] >> 6) - 1;
+		if (cfg.flowlabel_mode > 1)
+			cfg.flowlabel_mode = 1;
+		cfg.mark = 7;
+		if (srv6_sid_cfg_check(&cfg, NULL) == 0) {
+			memcpy(buf + SRV6_PKT_HEADROOM, in, len);
+			if (srv6_pkt_init(&pkt, buf, sizeof(buf),
+					  SRV6_PKT_HEADROOM, len))
+				abort();
+			srv6_sid_process(&cfg, &pkt, &res);
+			check_pkt(&pkt, &res, in, len,
+				  buf + SRV6_PKT_HEADROOM);
+
+			/* the same with almost no headroom */
+			memcpy(buf + 16, in, len);
+			if (srv6_pkt_init(&pkt, buf, sizeof(buf), 16, len))
+				abort();
+			srv6_sid_process(&cfg, &pkt, &res);
+			check_pkt(&pkt, &res, in, len, buf + 16);
+		}
+	}
+
+	/* headend: every input protocol against the chosen mode */
+	memset(&pol, 0, sizeof(pol));
+	pol.mode = (enum srv6_encap_mode)(data[4] % SRV6_MODE_MAX);
+	pol.nsegs = 1 + data[5] % SRV6_MAX_SEGS;
+	for (i = 0; i < pol.nsegs; i++)
+		pol.segs[i].s6_addr[15] = (uint8_t)(i + 1);
+	pol.flowlabel_mode = (int)(data[1] >> 6) - 1;
+	if (pol.flowlabel_mode > 1)
+		pol.flowlabel_mode = 1;
+	for (i = 0; i < 3; i++) {
+		memcpy(buf + SRV6_PKT_HEADROOM, in, len);
+		if (srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM,
+				  len))
+			abort();
+		srv6_headend_apply(&pol, protos[i], &pkt, &res);
+		check_pkt(&pkt, &res, in, len, buf + SRV6_PKT_HEADROOM);
+		if (res.verdict == SRV6_V_FORWARD6 && pkt.len < len + 40 &&
+		    pol.mode != SRV6_MODE_INLINE)
+			abort();
+	}
+	return 0;
+}

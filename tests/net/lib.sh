@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# tests/net/lib.sh - shared helpers of the srv6d namespace tests.
+# Source it from a test script; it sets nothing up until topo_create is called.
+#
+# Topology built by topo_create (every namespace name is unique per run):
+#
+#   +-------------+        +------------------------------+        +-------------+
+#   | $NS_SRC     |        | $NS_RTR  (forwarding=1)      |        | $NS_DST     |
+#   |        eth0 +--------+ eth0                    eth1 +--------+ eth0        |
+#   | 2001:db8:1::1/64     | 2001:db8:1::2   2001:db8:2::1|        | 2001:db8:2::2/64
+#   +-------------+        +------------------------------+        +-------------+
+#    default via rtr        2001:db8::/32 via dst (segments,         default via rtr
+#                           inner destinations, C-SID locators)
+#                           2001:db8:cc::/64 unreachable in main,
+#                           via dst in table 100 (End.T/End.DT6
+#                           must use table 100 to get through)
+#
+# Neighbours are static (no ND on the data path), addresses are nodad.
+# RTR_IF_SRC / RTR_IF_DST name rtr's interfaces (default eth0 / eth1); the demo
+# renames them to fit conf/srv6d.conf.
+#
+# Result lines: "[ OK ] name", "[FAIL] name", "[SKIP] name: why" (skips are
+# counted neither as passed nor failed).
+
+LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP_DIR=$(cd "$LIB_DIR/../.." && pwd)
+PY=/usr/bin/python3
+PKT="$LIB_DIR/pkt.py"
+BUILD=${BUILD:-build}
+case "$BUILD" in /*) ;; *) BUILD="$TOP_DIR/$BUILD" ;; esac
+SRV6D=${SRV6D:-$BUILD/srv6d}
+
+ksft_skip=4
+NS_SRC="src-$$-$RANDOM"
+NS_RTR="rtr-$$-$RANDOM"
+NS_DST="dst-$$-$RANDOM"
+RTR_IF_SRC=${RTR_IF_SRC:-eth0}
+RTR_IF_DST=${RTR_IF_DST:-eth1}
+SRC_ADDR=2001:db8:1::1
+RTR_ADDR_SRC=2001:db8:1::2
+RTR_ADDR_DST=2001:db8:2::1
+DST_ADDR=2001:db8:2::2
+TMPD=$(mktemp -d /tmp/srv6d-net.XXXXXX)
+SRV6D_PID=
+SRV6D_RC=
+n_ok=0 n_fail=0 n_skip=0
+
+# ---- result lines -------------------------------------------------------
+ok()   { echo "[ OK ] $1"; n_ok=$((n_ok + 1)); }
+fail() { echo "[FAIL] $1"; shift; [ $# -gt 0 ] && printf '       %s\n' "$@"; n_fail=$((n_fail + 1)); }
+skip() { echo "[SKIP] $1: $2"; n_skip=$((n_skip + 1)); }
+# check NAME CMD...: OK when CMD succeeds.
+check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+# summary: print totals, return the exit code a test script must use.
+summary() {
+	echo "# $(basename "$0"): $n_ok passed, $n_fail failed, $n_skip skipped"
+	[ "$n_fail" -eq 0 ]
+}
+
+# ---- prerequisites ------------------------------------------------------
+# require_env: exit 4 unless root with ip, ip6tables and scapy available.
+require_env() {
+	if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root"; exit $ksft_skip; fi
+	local t
+	for t in ip ip6tables; do
+		command -v "$t" >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
+	done
+	[ -x "$PY" ] && "$PY" -c 'import scapy.layers.inet6' 2>/dev/null ||
+		{ echo "SKIP: $PY with scapy not found"; exit $ksft_skip; }
+}
+
+# srv6d_built: true when the srv6d binary exists.
+srv6d_built() { [ -x "$SRV6D" ]; }
+
+# ---- wait helpers -------------------------------------------------------
+# wait_until TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds.
+wait_until() {
+	local deadline=$(( $(date +%s%N) + ${1%.*} * 1000000000 )); shift
+	while :; do
+		"$@" && return 0
+		[ "$(date +%s%N)" -ge "$deadline" ] && return 1
+		sleep 0.05
+	done
+}
+
+# ---- topology -----------------------------------------------------------
+in_src() { ip netns exec "$NS_SRC" "$@"; }
+in_rtr() { ip netns exec "$NS_RTR" "$@"; }
+in_dst() { ip netns exec "$NS_DST" "$@"; }
+
+mac_of() { ip -n "$1" -br link show dev "$2" | awk '{print $3}'; }
+
+topo_create() {
+	local ns
+	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
+		ip netns add "$ns" || return 1
+		ip -n "$ns" link set lo up
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 \
+			net.ipv6.conf.all.router_solicitations=0 \
+			net.ipv6.conf.default.router_solicitations=0 >/dev/null
+	done
+	in_rtr sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv6.conf.all.seg6_enabled=1 \
+		net.ipv6.conf.default.seg6_enabled=1 >/dev/null
+	ip -n "$NS_SRC" link add eth0 type veth peer name "$RTR_IF_SRC" netns "$NS_RTR" || return 1
+	ip -n "$NS_DST" link add eth0 type veth peer name "$RTR_IF_DST" netns "$NS_RTR" || return 1
+	in_rtr sysctl -qw "net.ipv6.conf.$RTR_IF_SRC.seg6_enabled=1" \
+		"net.ipv6.conf.$RTR_IF_DST.seg6_enabled=1" >/dev/null
+	ip -n "$NS_SRC" addr add $SRC_ADDR/64 dev eth0 nodad
+	ip -n "$NS_RTR" addr add $RTR_ADDR_SRC/64 dev "$RTR_IF_SRC" nodad
+	ip -n "$NS_RTR" addr add $RTR_ADDR_DST/64 dev "$RTR_IF_DST" nodad
+	ip -n "$NS_DST" addr add $DST_ADDR/64 dev eth0 nodad
+	ip -n "$NS_SRC" link set eth0 up
+	ip -n "$NS_RTR" link set "$RTR_IF_SRC" up
+	ip -n "$NS_RTR" link set "$RTR_IF_DST" up
+	ip -n "$NS_DST" link set eth0 up
+	SRC_MAC=$(mac_of "$NS_SRC" eth0)
+	DST_MAC=$(mac_of "$NS_DST" eth0)
+	RTR_MAC_SRC=$(mac_of "$NS_RTR" "$RTR_IF_SRC")
+	RTR_MAC_DST=$(mac_of "$NS_RTR" "$RTR_IF_DST")
+	# static neighbours: no ND on the data path, nothing to wait for
+	ip -n "$NS_SRC" neigh replace $RTR_ADDR_SRC lladdr "$RTR_MAC_SRC" dev eth0 nud permanent
+	ip -n "$NS_RTR" neigh replace $SRC_ADDR lladdr "$SRC_MAC" dev "$RTR_IF_SRC" nud permanent
+	ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+	ip -n "$NS_DST" neigh replace $RTR_ADDR_DST lladdr "$RTR_MAC_DST" dev eth0 nud permanent
+	ip -n "$NS_SRC" -6 route add default via $RTR_ADDR_SRC dev eth0
+	ip -n "$NS_DST" -6 route add default via $RTR_ADDR_DST dev eth0
+	ip -n "$NS_RTR" -6 route add 2001:db8::/32 via $DST_ADDR dev "$RTR_IF_DST"
+	ip -n "$NS_RTR" -6 route add unreachable 2001:db8:cc::/64
+	ip -n "$NS_RTR" -6 route add 2001:db8:cc::/64 via $DST_ADDR dev "$RTR_IF_DST" table 100
+	wait_until 5 topo_up
+}
+
+topo_up() {
+	ip -n "$NS_RTR" -br link show dev "$RTR_IF_DST" | grep -q UP &&
+		ip -n "$NS_RTR" -br link show dev "$RTR_IF_SRC" | grep -q UP &&
+		ip -n "$NS_DST" -br link show dev eth0 | grep -q UP &&
+		ip -n "$NS_SRC" -br link show dev eth0 | grep -q UP
+}
+
+# ---- packets --------------------------------------------------------------
+# pkt ARGS...: run pkt.py, sending from src's eth0 to rtr.
+pkt() {
+	"$PY" "$PKT" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" "$@"
+}
+# pkt_to_dst ARGS...: send, capture what reaches dst's eth0 from rtr.
+pkt_to_dst() { pkt --cap-ns "$NS_DST" "$@"; }
+# pkt_to_src ARGS...: send, capture what comes back to src's eth0.
+pkt_to_src() { pkt --cap-ns "$NS_SRC" "$@"; }
+
+# hexdiff A B: a readable diff of two hex strings, 16 bytes a line.
+hexdiff() {
+	diff <(echo "$1" | fold -w32 | nl -v0 -i16 -w4 -nrz) \
+	     <(echo "$2" | fold -w32 | nl -v0 -i16 -w4 -nrz) | sed 's/^/       /' | head -40
+}
+
+# ---- srv6d --------------------------------------------------------------
+# srv6d_start CONF STATS LOG: run srv6d in rtr; wait until its steering rules
+# and its queue exist.  Returns 1 (and prints the log) if it died or timed out.
+srv6d_start() {
+	SRV6D_CONF=$1 SRV6D_STATS=$2 SRV6D_LOG=$3 SRV6D_RC=
+	ip netns exec "$NS_RTR" "$SRV6D" -f -c "$1" -s "$2" >"$3" 2>&1 &
+	SRV6D_PID=$!
+	if ! wait_until 10 srv6d_ready; then
+		echo "# srv6d did not become ready; log:"; sed 's/^/#   /' "$3"
+		srv6d_alive || { wait "$SRV6D_PID"; SRV6D_RC=$?; SRV6D_PID=; }
+		return 1
+	fi
+}
+srv6d_alive() { [ -n "$SRV6D_PID" ] && kill -0 "$SRV6D_PID" 2>/dev/null; }
+srv6d_ready() {
+	srv6d_alive || return 2
+	in_rtr ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE &&
+		in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q .
+}
+# srv6d_stop [SIGNAL]: signal srv6d (TERM) and wait up to 10 s; sets SRV6D_RC
+# (the exit status, 255 if it had to be killed); returns 0 if it exited 0.
+srv6d_stop() {
+	[ -n "$SRV6D_PID" ] || return 1
+	kill -"${1:-TERM}" "$SRV6D_PID" 2>/dev/null
+	if ! wait_until 10 srv6d_gone; then
+		kill -KILL "$SRV6D_PID" 2>/dev/null
+	fi
+	wait "$SRV6D_PID" 2>/dev/null; SRV6D_RC=$?
+	srv6d_gone || SRV6D_RC=255
+	SRV6D_PID=
+	[ "$SRV6D_RC" -eq 0 ]
+}
+srv6d_gone() { ! kill -0 "$SRV6D_PID" 2>/dev/null; }
+
+# srv6d_stats: ask srv6d (SIGUSR1) for a fresh stats file and wait for it.
+srv6d_stats() {
+	srv6d_alive || return 1
+	rm -f "$SRV6D_STATS"
+	kill -USR1 "$SRV6D_PID"
+	wait_until 5 stats_stable
+}
+stats_stable() {
+	[ -s "$SRV6D_STATS" ] || return 1
+	local a; a=$(cat "$SRV6D_STATS"); sleep 0.05
+	[ "$a" = "$(cat "$SRV6D_STATS")" ]
+}
+# counter SID FIELD: a value from the stats file.  FIELD is packets, bytes,
+# errors or a drop reason name; prints 0 when the SID or the reason is absent.
+counter() {
+	awk -v sid="$1" -v f="$2" '
+		$1 == sid || $1 == sid "/128" {
+			if (f == "packets") v = $3; else if (f == "bytes") v = $4;
+			else if (f == "errors") v = $5;
+			else for (i = 6; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) v = kv[2]; }
+		}
+		END { print v + 0 }' "$SRV6D_STATS" 2>/dev/null || echo 0
+}
+
+# queue_total: sum of "queue_total" (column 3) over our netns' queues.
+queue_total() { in_rtr awk '{s += $3} END {print s + 0}' /proc/net/netfilter/nfnetlink_queue; }
+
+# ---- cleanup --------------------------------------------------------------
+cleanup() {
+	if [ -n "$SRV6D_PID" ]; then kill -TERM "$SRV6D_PID" 2>/dev/null
+		wait_until 5 srv6d_gone || kill -KILL "$SRV6D_PID" 2>/dev/null
+	fi
+	local ns
+	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "$TMPD"
+}

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_verdicts.sh - exactly one verdict per packet: SIGTERM and SIGHUP under
+# traffic, and a broken conf on reload.
+#
+#   +---------------+      +------------------------------------+      +---------------+
+#   | src           |      | rtr  srv6d: sid 2001:db8:ff::1 End |      | dst           |
+#   |          eth0 +------+ eth0                          eth1 +------+ eth0          |
+#   | 2001:db8:1::1 |      | raw PREROUTING: srv6d's NFQUEUE    |      | 2001:db8:2::2 |
+#   | stream of End |      | mangle PREROUTING:                 |      | counts what   |
+#   | packets, each |      |   -d 2001:db8:ff::1 -j DROP        |      | End forwarded |
+#   | numbered      |      |   (counts what srv6d did not take) |      | (DA aa::1)    |
+#   +---------------+      +------------------------------------+      +---------------+
+#
+# Accounting is exact: a packet srv6d processed leaves raw PREROUTING with
+# DA 2001:db8:aa::1 and reaches dst; one srv6d dropped is in its error
+# counter; one that arrived after srv6d removed its rules keeps DA ff::1 and
+# is counted by the mangle DROP rule.  sent == received + errors + mangle,
+# nothing else (a packet left in the kernel queue at unbind would be dropped
+# by the kernel uncounted and break the sum).
+set -u
+source "$(dirname "$0")/lib.sh"
+
+require_env
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+
+SID=2001:db8:ff::1 SID9=2001:db8:ff::9
+in_rtr ip6tables -t mangle -A PREROUTING -d $SID -j DROP
+mangle_count() { in_rtr ip6tables -t mangle -L PREROUTING -v -x -n | awk '$3 == "DROP" {print $1; exit}'; }
+# stream COUNT RATE MARK_AT FILE: the stream in the background, output in $TMPD/stream
+stream() {
+	pkt --cap-ns "$NS_DST" --timeout 2 stream --dst $SID --count "$1" --rate "$2" \
+		--mark-at "$3" "$4" >"$TMPD/stream" 2>&1 &
+	STREAM_PID=$!
+}
+stream_result() { # sets SENT RECV DUPS CAPDROPS
+	wait "$STREAM_PID"
+	read -r _ SENT _ RECV _ DUPS _ CAPDROPS <"$TMPD/stream" ||
+		{ SENT=0 RECV=0 DUPS=0 CAPDROPS=0; cat "$TMPD/stream"; }
+}
+queue_empty() { [ "$(queue_total)" -eq 0 ]; }
+
+conf=$TMPD/srv6d.conf
+write_conf() {
+	{
+		echo "queue 0-1"
+		echo "queue-maxlen 4096"
+		echo "fail-open no"
+		echo "steer auto"
+		echo "sid $SID action End"
+		for s in "$@"; do echo "$s"; done
+	} >"$conf.new" && mv "$conf.new" "$conf"
+}
+
+if ! srv6d_built; then
+	for n in "SIGTERM under traffic" "SIGHUP under traffic" "broken conf on reload"; do
+		fail "$n" "srv6d not built ($SRV6D)"
+	done
+	summary; exit
+fi
+
+# ---- 1. SIGTERM under traffic ------------------------------------------------
+write_conf
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+	stream 4000 2000 1500 "$TMPD/mark1"
+	wait_until 10 test -e "$TMPD/mark1"
+	srv6d_stop TERM; rc=$SRV6D_RC
+	stream_result
+	check "srv6d exits 0 on SIGTERM under traffic (rc=$rc)" [ "$rc" -eq 0 ]
+	check "no packet left queued (queue gone or queue_total 0)" queue_empty
+	check "steering rules removed at exit" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q NFQUEUE"
+	p=$(counter $SID packets) e=$(counter $SID errors) m=$(mangle_count)
+	echo "# sent $SENT, at dst $RECV (dups $DUPS), srv6d packets $p errors $e, after rule removal $m"
+	check "capture lost nothing (capdrops=$CAPDROPS)" [ "$CAPDROPS" -eq 0 ]
+	check "SIGTERM came mid-stream (srv6d took $p, kernel $m)" eval '[ "$p" -gt 0 ] && [ "$m" -gt 0 ]'
+	check "no duplicate verdicts ($DUPS duplicates at dst)" [ "$DUPS" -eq 0 ]
+	check "every packet accounted: $SENT sent = $RECV at dst + $e srv6d drops + $m after rule removal" \
+		[ "$SENT" -eq $((RECV + e + m)) ]
+	check "srv6d counted every packet it took ($p = $RECV + $e)" [ "$p" -eq $((RECV + e)) ]
+else
+	fail "SIGTERM under traffic" "srv6d did not start"
+fi
+
+# ---- 2. SIGHUP under traffic, then a broken conf ------------------------------
+in_rtr ip6tables -t mangle -Z PREROUTING
+write_conf
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+	# before the reload ff::9 is not a SID: rtr forwards it unchanged
+	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
+	check "ff::9 not processed before the reload" [ "${r[*]:-}" = 20010db800ff00000000000000000009 ]
+
+	write_conf "sid $SID9 action End"
+	stream 3000 2000 1000 "$TMPD/mark2"
+	wait_until 10 test -e "$TMPD/mark2"
+	kill -HUP "$SRV6D_PID"
+	stream_result
+	m=$(mangle_count)
+	check "SIGHUP under traffic: no loss on the unchanged SID ($RECV of $SENT, $m bypassed)" \
+		eval '[ "$RECV" -eq "$SENT" ] && [ "$m" -eq 0 ] && [ "$DUPS" -eq 0 ]'
+	check "srv6d alive after reload" srv6d_alive
+	wait_until 5 queue_empty
+	check "queue empty after the traffic (queue_total=$(queue_total))" queue_empty
+	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
+	check "new SID ff::9 works after the reload" [ "${r[*]:-}" = 20010db800aa00000000000000000001 ]
+
+	# broken conf: srv6d must keep running the old one
+	write_conf "sid $SID9 action End" "sid 2001:db8:ff::10 action End.DX5"
+	stream 2000 2000 700 "$TMPD/mark3"
+	wait_until 10 test -e "$TMPD/mark3"
+	kill -HUP "$SRV6D_PID"
+	stream_result
+	m=$(mangle_count)
+	check "broken conf on reload: traffic unaffected ($RECV of $SENT, $m bypassed)" \
+		eval '[ "$RECV" -eq "$SENT" ] && [ "$m" -eq 0 ] && [ "$DUPS" -eq 0 ]'
+	check "srv6d alive after a broken reload" srv6d_alive
+	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
+	check "old config (ff::9) still active after a broken reload" \
+		[ "${r[*]:-}" = 20010db800aa00000000000000000001 ]
+	check "srv6d logged the bad line" grep -q 'End.DX5' "$SRV6D_LOG"
+	srv6d_stop TERM
+	check "srv6d exits 0 after the reloads (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
+else
+	fail "SIGHUP under traffic" "srv6d did not start"
+fi
+summary

@@ -1,0 +1,895 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_conf.c - srv6d.conf parser: the shipped example, every error class
+ * with its exact message and line, round trips for every action, and
+ * iproute2-pasted lines.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "srv6d/conf.h"
+
+static struct in6_addr a6(const char *s)
+{
+	struct in6_addr a;
+
+	assert_int_equal(inet_pton(AF_INET6, s, &a), 1);
+	return a;
+}
+
+static void assert_addr6(const struct in6_addr *got, const char *want)
+{
+	struct in6_addr w = a6(want);
+
+	assert_memory_equal(got, &w, sizeof(w));
+}
+
+/* Split a formatted line into words (modifies @line). */
+static int words(char *line, char **argv, int max)
+{
+	int n = 0;
+	char *save = NULL, *w;
+
+	for (w = strtok_r(line, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	return n;
+}
+
+/* Format, parse back, compare, format again: identical cfg and text. */
+static void roundtrip_sid(const struct in6_addr *pfx, uint8_t plen,
+			  const struct srv6_sid_cfg *cfg)
+{
+	char line[SRV6_CONF_LINE_MAX], copy[SRV6_CONF_LINE_MAX], again[SRV6_CONF_LINE_MAX];
+	char err[SRV6_CONF_ERRLEN], *argv[64];
+	struct srv6_sid_cfg cfg2;
+	struct in6_addr pfx2;
+	uint8_t plen2;
+	int n, argc;
+
+	n = srv6_sid_format(line, sizeof(line), pfx, plen, cfg);
+	assert_true(n > 0);
+	assert_int_equal((size_t)n, strlen(line));
+	strcpy(copy, line);
+	argc = words(copy, argv, 64);
+	assert_string_equal(argv[0], "sid");
+	if (srv6_sid_parse_words(argc - 1, argv + 1, &pfx2, &plen2, &cfg2, err, sizeof(err)))
+		fail_msg("reparse of \"%s\": %s", line, err);
+	assert_int_equal(plen2, plen);
+	assert_memory_equal(&pfx2, pfx, sizeof(pfx2));
+	assert_true(srv6_sid_cfg_equal(&cfg2, cfg));
+	/* identical in every configured field, not only by the cmp functions */
+	assert_int_equal(cfg2.action, cfg->action);
+	assert_int_equal(cfg2.attrs, cfg->attrs);
+	assert_int_equal(cfg2.flavors, cfg->flavors);
+	assert_int_equal(cfg2.lblen, cfg->lblen);
+	assert_int_equal(cfg2.nflen, cfg->nflen);
+	assert_int_equal(cfg2.table, cfg->table);
+	assert_int_equal(cfg2.vrftable, cfg->vrftable);
+	assert_memory_equal(&cfg2.nh4, &cfg->nh4, sizeof(cfg->nh4));
+	assert_memory_equal(&cfg2.nh6, &cfg->nh6, sizeof(cfg->nh6));
+	assert_memory_equal(cfg2.oif_name, cfg->oif_name, sizeof(cfg->oif_name));
+	assert_int_equal(cfg2.nsegs, cfg->nsegs);
+	assert_memory_equal(cfg2.segs, cfg->segs, sizeof(cfg->segs));
+	assert_int_equal(srv6_sid_format(again, sizeof(again), &pfx2, plen2, &cfg2), n);
+	assert_string_equal(again, line);
+}
+
+static void roundtrip_route(const struct srv6_conf_route *r)
+{
+	char line[SRV6_CONF_LINE_MAX], copy[SRV6_CONF_LINE_MAX], again[SRV6_CONF_LINE_MAX];
+	char err[SRV6_CONF_ERRLEN], *argv[64];
+	struct srv6_conf_route r2;
+	int n, argc;
+
+	n = srv6_route_format(line, sizeof(line), r);
+	assert_true(n > 0);
+	strcpy(copy, line);
+	argc = words(copy, argv, 64);
+	assert_string_equal(argv[0], "route");
+	if (srv6_route_parse_words(argc - 1, argv + 1, &r2, err, sizeof(err)))
+		fail_msg("reparse of \"%s\": %s", line, err);
+	assert_int_equal(r2.family, r->family);
+	assert_int_equal(r2.plen, r->plen);
+	assert_memory_equal(&r2.prefix, &r->prefix, r->family == AF_INET6 ? 16 : 4);
+	assert_true(srv6_policy_equal(&r2.pol, &r->pol));
+	assert_int_equal(r2.pol.mode, r->pol.mode);
+	assert_int_equal(r2.pol.nsegs, r->pol.nsegs);
+	assert_memory_equal(r2.pol.segs, r->pol.segs, sizeof(r->pol.segs));
+	assert_int_equal(srv6_route_format(again, sizeof(again), &r2), n);
+	assert_string_equal(again, line);
+}
+
+/* ---- the shipped example ---------------------------------------------- */
+
+/* conf/srv6d.conf from the working directory or relative to the binary
+ * ($(BUILD)/tests/test_conf -> ../../conf/srv6d.conf). */
+static const char *example_path(char *buf, size_t len)
+{
+	static const char *const rel[] = { "conf/srv6d.conf", "../conf/srv6d.conf",
+					   "../../conf/srv6d.conf" };
+	char exe[PATH_MAX];
+	ssize_t n;
+	size_t i;
+	int up;
+
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++)
+		if (access(rel[i], R_OK) == 0)
+			return rel[i];
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	for (up = 0; up < 3; up++) {
+		char *slash = strrchr(exe, '/');
+
+		if (!slash)
+			return NULL;
+		*slash = '\0';
+	}
+	snprintf(buf, len, "%s/conf/srv6d.conf", exe);
+	return access(buf, R_OK) == 0 ? buf : NULL;
+}
+
+static void test_example_file(void **state)
+{
+	char pbuf[PATH_MAX + 32], err[SRV6_CONF_ERRLEN];
+	const char *path = example_path(pbuf, sizeof(pbuf));
+	struct srv6_conf c;
+	const struct srv6_sid_cfg *s;
+	size_t i;
+
+	assert_non_null(path);
+	if (srv6_conf_parse_file(&c, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(err, "");
+	assert_int_equal(c.queue_first, 0);
+	assert_int_equal(c.queue_last, 1);
+	assert_int_equal(srv6_conf_nqueues(&c), 2);
+	assert_int_equal(c.queue_maxlen, 4096);
+	assert_false(c.fail_open);
+	assert_int_equal(c.steer, SRV6_STEER_AUTO);
+	assert_false(c.has_encap_src);
+	assert_int_equal(c.ncpus, 0);
+	assert_int_equal(c.nsids, 9);
+	assert_int_equal(c.nroutes, 2);
+
+	s = &c.sids[0].cfg;
+	assert_addr6(&c.sids[0].prefix, "2001:db8:ff::1");
+	assert_int_equal(c.sids[0].plen, 128);
+	assert_int_equal(s->action, SRV6_ACT_END);
+	assert_int_equal(s->attrs, 0);
+
+	s = &c.sids[1].cfg;
+	assert_int_equal(s->action, SRV6_ACT_END);
+	assert_int_equal(s->attrs, SRV6_F_ATTR(SRV6_ATTR_FLAVORS));
+	assert_int_equal(s->flavors, SRV6_F_FLV(SRV6_FLV_PSP));
+
+	s = &c.sids[2].cfg;
+	assert_int_equal(s->action, SRV6_ACT_END_X);
+	assert_int_equal(s->attrs, SRV6_F_ATTR(SRV6_ATTR_NH6) | SRV6_F_ATTR(SRV6_ATTR_OIF));
+	assert_addr6(&s->nh6, "2001:db8:2::2");
+	assert_string_equal(s->oif_name, "veth1");
+	assert_int_equal(s->oif, 0);    /* resolved by the datapath, not here */
+
+	s = &c.sids[3].cfg;
+	assert_int_equal(s->action, SRV6_ACT_END_T);
+	assert_int_equal(s->table, 100);
+
+	s = &c.sids[4].cfg;
+	assert_int_equal(s->action, SRV6_ACT_END_DX6);
+	assert_addr6(&s->nh6, "2001:db8:2::2");
+
+	s = &c.sids[5].cfg;
+	assert_int_equal(s->action, SRV6_ACT_END_DT6);
+	assert_int_equal(s->attrs, SRV6_F_ATTR(SRV6_ATTR_TABLE));
+	assert_int_equal(s->table, 100);
+
+	for (i = 6; i <= 7; i++) {
+		s = &c.sids[i].cfg;
+		assert_int_equal(s->action, i == 6 ? SRV6_ACT_END_B6 : SRV6_ACT_END_B6_ENCAP);
+		assert_int_equal(s->attrs, SRV6_F_ATTR(SRV6_ATTR_SRH));
+		assert_int_equal(s->nsegs, 2);
+		assert_addr6(&s->segs[0], "2001:db8:aa::1");   /* travel order */
+		assert_addr6(&s->segs[1], "2001:db8:aa::2");
+	}
+
+	s = &c.sids[8].cfg;
+	assert_addr6(&c.sids[8].prefix, "2001:db8:100::");
+	assert_int_equal(c.sids[8].plen, 48);
+	assert_int_equal(s->flavors, SRV6_F_FLV(SRV6_FLV_NEXT_CSID));
+	assert_int_equal(s->lblen, 32);
+	assert_int_equal(s->nflen, 16);
+
+	assert_int_equal(c.routes[0].family, AF_INET6);
+	assert_addr6(&c.routes[0].prefix.v6, "2001:db8:99::");
+	assert_int_equal(c.routes[0].plen, 64);
+	assert_int_equal(c.routes[0].pol.mode, SRV6_MODE_ENCAP);
+	assert_int_equal(c.routes[0].pol.nsegs, 2);
+	assert_addr6(&c.routes[0].pol.segs[0], "2001:db8:ff::1");
+	assert_addr6(&c.routes[0].pol.segs[1], "2001:db8:aa::1");
+	assert_int_equal(c.routes[1].pol.mode, SRV6_MODE_INLINE);
+	assert_int_equal(c.routes[1].pol.nsegs, 1);
+
+	/* line numbers point into the file */
+	for (i = 1; i < c.nsids; i++)
+		assert_true(c.sids[i].line > c.sids[i - 1].line);
+	assert_true(c.routes[0].line > c.sids[c.nsids - 1].line);
+
+	/* every entry of the example round-trips */
+	for (i = 0; i < c.nsids; i++)
+		roundtrip_sid(&c.sids[i].prefix, c.sids[i].plen, &c.sids[i].cfg);
+	for (i = 0; i < c.nroutes; i++)
+		roundtrip_route(&c.routes[i]);
+	srv6_conf_free(&c);
+	assert_null(c.sids);
+	assert_int_equal(c.nsids, 0);
+	srv6_conf_free(&c);   /* idempotent */
+}
+
+/* ---- globals and defaults --------------------------------------------- */
+
+static void test_defaults(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "# nothing\n\n   \t\n", err,
+						sizeof(err)), 0);
+	assert_int_equal(c.queue_first, 0);
+	assert_int_equal(c.queue_last, 0);
+	assert_int_equal(c.queue_maxlen, SRV6_CONF_QUEUE_MAXLEN_DEF);
+	assert_false(c.fail_open);
+	assert_int_equal(c.steer, SRV6_STEER_AUTO);
+	assert_false(c.has_encap_src);
+	assert_int_equal(c.ncpus, 0);
+	assert_int_equal(c.nsids, 0);
+	assert_int_equal(c.nroutes, 0);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "", err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+}
+
+static void test_globals(void **state)
+{
+	static const char text[] =
+		"queue 10-13\r\n"              /* CRLF tolerated */
+		"queue-maxlen 1048576\n"
+		"fail-open yes   # trailing comment\n"
+		"steer none\n"
+		"encap-source 2001:db8::53\n"
+		"cpu-affinity 0,1-2,7\n"
+		"sid 2001:db8:ff::1 action End#comment glued to a word\n";
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	if (srv6_conf_parse_string(&c, "t.conf", text, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.queue_first, 10);
+	assert_int_equal(c.queue_last, 13);
+	assert_int_equal(srv6_conf_nqueues(&c), 4);
+	assert_int_equal(c.queue_maxlen, 1048576);
+	assert_true(c.fail_open);
+	assert_int_equal(c.steer, SRV6_STEER_NONE);
+	assert_true(c.has_encap_src);
+	assert_addr6(&c.encap_src, "2001:db8::53");
+	assert_int_equal(c.ncpus, 4);
+	assert_int_equal(c.cpus[0], 0);
+	assert_int_equal(c.cpus[1], 1);
+	assert_int_equal(c.cpus[2], 2);
+	assert_int_equal(c.cpus[3], 7);
+	assert_int_equal(c.nsids, 1);
+	assert_int_equal(c.sids[0].line, 7);
+	srv6_conf_free(&c);
+
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
+						"queue 65535\ncpu-affinity none\n"
+						"fail-open no\nsteer auto\n",
+						err, sizeof(err)), 0);
+	assert_int_equal(c.queue_first, 65535);
+	assert_int_equal(c.queue_last, 65535);
+	assert_int_equal(c.ncpus, 0);
+	assert_false(c.fail_open);
+	srv6_conf_free(&c);
+
+	/* 64 queues is the limit, inclusive */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "queue 100-163\n", err,
+						sizeof(err)), 0);
+	assert_int_equal(srv6_conf_nqueues(&c), 64);
+	srv6_conf_free(&c);
+}
+
+/* ---- every error class: exact message and line ------------------------ */
+
+struct err_case {
+	const char *text;
+	const char *msg;
+};
+
+#define SEGS17 "1::1,1::2,1::3,1::4,1::5,1::6,1::7,1::8,1::9,1::a,1::b,1::c,1::d,1::e,1::f,1::10,1::11"
+#define SEGS16 "1::1,1::2,1::3,1::4,1::5,1::6,1::7,1::8,1::9,1::a,1::b,1::c,1::d,1::e,1::f,1::10"
+
+static const struct err_case err_cases[] = {
+	/* unknown words */
+	{ "queue 0\nbogus 1\n", "t.conf:2: unknown keyword \"bogus\"" },
+	{ "Queue 0\n", "t.conf:1: unknown keyword \"Queue\"" },              /* exact case */
+	{ "que 0\n", "t.conf:1: unknown keyword \"que\"" },                  /* no abbreviations */
+	{ "# header\n\nqueue 0-1\nsteer auto\n\n# SIDs\nsid 2001:db8:ff::1 action End\n"
+	  "\n\n\n\nsid 2001:db8:ff::2 action End.DX5 nh6 2001:db8::2\n",
+	  "t.conf:12: unknown action \"End.DX5\"" },
+	{ "sid 2001:db8::1 action end\n", "t.conf:1: unknown action \"end\"" },
+	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 via 2001:db8::3\n",
+	  "t.conf:1: unknown keyword \"via\"" },
+	{ "sid 2001:db8::1 action End metric 1024\n", "t.conf:1: unknown keyword \"metric\"" },
+	{ "sid 2001:db8::1 action End\x01\n", "t.conf:1: unknown action \"End\\x01\"" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::1 via x\n",
+	  "t.conf:1: unknown keyword \"via\"" },
+	/* required attribute missing / attribute not taken (descriptor masks) */
+	{ "queue 0\n\nsid 2001:db8:ff::3 action End.X oif eth1\n", "t.conf:3: End.X requires nh6" },
+	{ "sid 2001:db8::1 action End.T\n", "t.conf:1: End.T requires table" },
+	{ "sid 2001:db8::1 action End.B6\n", "t.conf:1: End.B6 requires srh" },
+	{ "sid 2001:db8::1 action End.DX4\n", "t.conf:1: End.DX4 requires nh4" },
+	{ "sid 2001:db8::1 action End.DX2\n", "t.conf:1: End.DX2 requires oif" },
+	{ "sid 2001:db8::1 action End.DT6\n", "t.conf:1: End.DT6 requires table or vrftable" },
+	{ "sid 2001:db8::1 action End.DT46 table 1 vrftable 2\n",
+	  "t.conf:1: End.DT46 takes table or vrftable, not both" },
+	{ "sid 2001:db8::1 action End nh6 2001:db8::2\n", "t.conf:1: End does not take nh6" },
+	{ "sid 2001:db8::1 action End.DX6 nh6 2001:db8::2 table 5\n",
+	  "t.conf:1: End.DX6 does not take table" },
+	{ "sid 2001:db8::1 action End.DX6 nh6 2001:db8::2 flavors psp\n",
+	  "t.conf:1: End.DX6 does not take flavors" },
+	{ "sid 2001:db8::1 action End.T table 5 flavors next-csid\n",
+	  "t.conf:1: End.T does not take flavor next-csid" },
+	{ "sid 2001:db8::1\n", "t.conf:1: missing \"action\" for SID \"2001:db8::1\"" },
+	{ "sid\n", "t.conf:1: missing SID prefix after \"sid\"" },
+	/* duplicates */
+	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 nh6 2001:db8::3\n",
+	  "t.conf:1: duplicate \"nh6\"" },
+	{ "sid 2001:db8::1 action End action End\n", "t.conf:1: duplicate \"action\"" },
+	{ "sid 2001:db8::1 action End dev eth0 dev eth1\n", "t.conf:1: duplicate \"dev\"" },
+	{ "sid 2001:db8::1 action End count count\n", "t.conf:1: duplicate \"count\"" },
+	{ "sid 2001:db8::1 action End flavors psp flavors usp\n",
+	  "t.conf:1: duplicate \"flavors\"" },
+	{ "sid 2001:db8::1 action End flavors psp,psp\n", "t.conf:1: duplicate flavor \"psp\"" },
+	{ "route 2001:db8::/64 encap seg6 mode encap mode inline segs 2001:db8::1\n",
+	  "t.conf:1: duplicate \"mode\"" },
+	{ "queue 1\nqueue-maxlen 10\nqueue 2\n", "t.conf:3: duplicate \"queue\" (first at line 1)" },
+	{ "steer auto\nsteer auto\n", "t.conf:2: duplicate \"steer\" (first at line 1)" },
+	{ "sid 2001:db8:ff::1 action End\nsid 2001:db8:ff::2 action End\n"
+	  "sid 2001:DB8:FF:0::1/128 action End.T table 4\n",
+	  "t.conf:3: duplicate sid 2001:db8:ff::1 (first at line 1)" },
+	{ "sid 2001:db8:100::/48 action End\nsid 2001:db8:100::/64 action End\n"
+	  "sid 2001:db8:100:0::/48 action End\n",
+	  "t.conf:3: duplicate sid 2001:db8:100::/48 (first at line 1)" },
+	{ "route 10.0.0.0/8 encap seg6 mode encap segs 2001:db8::1\n"
+	  "route 10.0.0.0/8 encap seg6 mode encap.red segs 2001:db8::2\n",
+	  "t.conf:2: duplicate route 10.0.0.0/8 (first at line 1)" },
+	/* values out of range */
+	{ "queue 65536\n", "t.conf:1: queue \"65536\" out of range (0..65535)" },
+	{ "queue 0-64\n", "t.conf:1: too many queues in \"0-64\" (65, at most 64)" },
+	{ "queue 5-3\n", "t.conf:1: bad queue range \"5-3\" (end before start)" },
+	{ "queue -3\n", "t.conf:1: bad queue range \"-3\"" },
+	{ "queue x\n", "t.conf:1: bad number \"x\" for queue" },
+	{ "queue 0 1\n", "t.conf:1: \"queue\" takes one value, unexpected \"1\"" },
+	{ "queue\n", "t.conf:1: missing value after \"queue\"" },
+	{ "queue-maxlen 0\n", "t.conf:1: queue-maxlen \"0\" out of range (1..1048576)" },
+	{ "queue-maxlen 1048577\n", "t.conf:1: queue-maxlen \"1048577\" out of range (1..1048576)" },
+	{ "queue-maxlen 99999999999999999999999\n",
+	  "t.conf:1: queue-maxlen \"99999999999999999999999\" out of range (1..1048576)" },
+	{ "queue-maxlen 010\n", "t.conf:1: bad number \"010\" for queue-maxlen" },
+	{ "queue-maxlen 0x10\n", "t.conf:1: bad number \"0x10\" for queue-maxlen" },
+	{ "fail-open maybe\n", "t.conf:1: bad value \"maybe\" for fail-open (yes or no)" },
+	{ "steer manual\n", "t.conf:1: bad value \"manual\" for steer (auto or none)" },
+	{ "cpu-affinity 0,5000\n", "t.conf:1: cpu \"5000\" out of range (0..1023)" },
+	{ "cpu-affinity 0,,1\n", "t.conf:1: bad CPU list \"0,,1\"" },
+	{ "cpu-affinity 0-100\n", "t.conf:1: too many CPUs in \"0-100\" (at most 64)" },
+	{ "queue 0-1\n\ncpu-affinity 0\n",
+	  "t.conf:3: cpu-affinity lists 1 CPU for 2 queues (one per queue)" },
+	{ "cpu-affinity 0,1,2\nqueue 4-5\n",
+	  "t.conf:1: cpu-affinity lists 3 CPUs for 2 queues (one per queue)" },
+	{ "sid 2001:db8::1 action End.T table 0\n",
+	  "t.conf:1: table \"0\" out of range (1..4294967295)" },
+	{ "sid 2001:db8::1 action End.T table 4294967296\n",
+	  "t.conf:1: table \"4294967296\" out of range (1..4294967295)" },
+	{ "sid 2001:db8::1 action End.DT6 vrftable -1\n", "t.conf:1: bad number \"-1\" for vrftable" },
+	{ "sid 2001:db8::1 action End flavors next-csid lblen 7\n",
+	  "t.conf:1: lblen \"7\" out of range (8..120, multiple of 8)" },
+	{ "sid 2001:db8::1 action End flavors next-csid nflen 128\n",
+	  "t.conf:1: nflen \"128\" out of range (8..120, multiple of 8)" },
+	{ "sid 2001:db8::1 action End flavors next-csid lblen 64 nflen 72\n",
+	  "t.conf:1: lblen 64 + nflen 72 exceed 128 bits" },
+	/* bad addresses and names */
+	{ "sid 2001:db8::1 action End.X nh6 2001:db8::zz\n",
+	  "t.conf:1: bad IPv6 address \"2001:db8::zz\" for nh6" },
+	{ "sid 2001:db8::1 action End.X nh6 192.0.2.1\n",
+	  "t.conf:1: bad IPv6 address \"192.0.2.1\" for nh6" },
+	{ "sid 2001:db8::1 action End.DX4 nh4 192.0.2.256\n",
+	  "t.conf:1: bad IPv4 address \"192.0.2.256\" for nh4" },
+	{ "sid 192.0.2.1 action End\n", "t.conf:1: bad SID prefix \"192.0.2.1\"" },
+	{ "sid 2001:db8::/129 action End\n", "t.conf:1: bad prefix length in \"2001:db8::/129\"" },
+	{ "sid 2001:db8::/ action End\n", "t.conf:1: bad prefix length in \"2001:db8::/\"" },
+	{ "sid 2001:db8::1/64 action End\n",
+	  "t.conf:1: SID prefix \"2001:db8::1/64\" has host bits set" },
+	{ "encap-source 2001:db8::g\n", "t.conf:1: bad IPv6 address \"2001:db8::g\" for encap-source" },
+	{ "encap-source ff02::1\n", "t.conf:1: encap-source \"ff02::1\" is not a unicast address" },
+	{ "encap-source ::\n", "t.conf:1: encap-source \"::\" is not a unicast address" },
+	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 oif eth0:1\n",
+	  "t.conf:1: bad interface name \"eth0:1\" for oif" },
+	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 oif abcdefghijklmnop\n",
+	  "t.conf:1: bad interface name \"abcdefghijklmnop\" for oif" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::1,bad\n",
+	  "t.conf:1: bad segment \"bad\"" },
+	{ "route 10.0.0.0/33 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: bad prefix length in \"10.0.0.0/33\"" },
+	{ "route 10.0.0.1/8 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"10.0.0.1/8\" has host bits set" },
+	{ "route 300.0.0.0/8 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: bad route prefix \"300.0.0.0/8\"" },
+	/* flavors */
+	{ "sid 2001:db8::1 action End flavors psp,bogus\n", "t.conf:1: unknown flavor \"bogus\"" },
+	{ "sid 2001:db8::1 action End flavors psp,\n", "t.conf:1: unknown flavor \"\"" },
+	{ "sid 2001:db8::1 action End lblen 32\n", "t.conf:1: lblen requires flavors next-csid" },
+	{ "sid 2001:db8::1 action End flavors psp nflen 16\n",
+	  "t.conf:1: nflen requires flavors next-csid" },
+	/* segments */
+	{ "sid 2001:db8::1 action End.B6 srh segs " SEGS17 "\n",
+	  "t.conf:1: too many segments (17, at most 16)" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs " SEGS17 "\n",
+	  "t.conf:1: too many segments (17, at most 16)" },
+	{ "sid 2001:db8::1 action End.B6 srh segs 2001:db8::2,,2001:db8::3\n",
+	  "t.conf:1: bad segment \"\"" },
+	{ "sid 2001:db8::1 action End.B6 srh 2001:db8::2\n",
+	  "t.conf:1: expected \"segs\" after \"srh\", got \"2001:db8::2\"" },
+	{ "sid 2001:db8::1 action End.B6 srh segs\n", "t.conf:1: missing value after \"segs\"" },
+	/* HMAC */
+	{ "sid 2001:db8::1 action End.B6 srh segs 2001:db8::2 hmac 7\n", "t.conf:1: hmac not supported" },
+	{ "sid 2001:db8::1 action End.B6 hmac 7 srh segs 2001:db8::2\n", "t.conf:1: hmac not supported" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::2 hmac 7\n",
+	  "t.conf:1: hmac not supported" },
+	/* missing values, encap words */
+	{ "sid 2001:db8::1 action End.X nh6\n", "t.conf:1: missing value after \"nh6\"" },
+	{ "sid 2001:db8::1 action\n", "t.conf:1: missing value after \"action\"" },
+	{ "sid 2001:db8::1 encap seg6 action End\n",
+	  "t.conf:1: expected \"seg6local\" after \"encap\", got \"seg6\"" },
+	{ "route 2001:db8::/64 encap seg6local mode encap segs 2001:db8::1\n",
+	  "t.conf:1: expected \"seg6\" after \"encap\", got \"seg6local\"" },
+	{ "route 2001:db8::/64 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route requires \"encap seg6\"" },
+	{ "route 2001:db8::/64 encap seg6 segs 2001:db8::1\n", "t.conf:1: route requires mode" },
+	{ "route 2001:db8::/64 encap seg6 mode encap\n", "t.conf:1: route requires segs" },
+	{ "route 2001:db8::/64 encap seg6 mode tunnel segs 2001:db8::1\n",
+	  "t.conf:1: unknown mode \"tunnel\"" },
+	{ "route 10.1.0.0/16 encap seg6 mode inline segs 2001:db8::1\n",
+	  "t.conf:1: mode inline needs an IPv6 prefix, not \"10.1.0.0/16\"" },
+	{ "route\n", "t.conf:1: missing prefix after \"route\"" },
+	/* line-level */
+	{ "sid 2001:db8::1 action End count count count count count count count count count count "
+	  "count count count count count count count count count count count count count count "
+	  "count count count count count count count count count count count count count count "
+	  "count count count count count count count count count count count count count count "
+	  "count count count count count count count count count\n",
+	  "t.conf:1: too many words (at most 64)" },
+};
+
+static void test_errors(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+	size_t i;
+
+	for (i = 0; i < sizeof(err_cases) / sizeof(err_cases[0]); i++) {
+		int rc = srv6_conf_parse_string(&c, "t.conf", err_cases[i].text, err, sizeof(err));
+
+		if (rc != -EINVAL || strcmp(err, err_cases[i].msg))
+			fail_msg("case %zu: rc %d\n  got  [%s]\n  want [%s]", i, rc, err,
+				 err_cases[i].msg);
+		/* a failed parse leaves defaults and nothing to free */
+		assert_null(c.sids);
+		assert_null(c.routes);
+		assert_int_equal(c.nsids, 0);
+		assert_int_equal(c.queue_maxlen, SRV6_CONF_QUEUE_MAXLEN_DEF);
+		assert_null(strchr(err, '\n'));
+	}
+}
+
+/* The first bad line wins, even when a later line is bad too. */
+static void test_first_error_wins(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	assert_int_equal(srv6_conf_parse_string(&c, "x/srv6d.conf",
+						"sid 2001:db8::1 action End\n"
+						"sid 2001:db8::1 action End\n"
+						"bogus\n", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "x/srv6d.conf:2: duplicate sid 2001:db8::1 (first at line 1)");
+	/* errlen bounds the message */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "bogus\n", err, 8), -EINVAL);
+	assert_string_equal(err, "t.conf:");
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "bogus\n", NULL, 0), -EINVAL);
+}
+
+/* Limits that are valid right at the edge. */
+static void test_edges(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	if (srv6_conf_parse_string(&c, "t.conf",
+				   "sid 2001:db8::1 action End.B6 srh segs " SEGS16 "\n"
+				   "route 2001:db8::/64 encap seg6 mode encap segs " SEGS16 "\n"
+				   "sid 2001:db8::2 action End.T table 4294967295\n"
+				   "sid 2001:db8::3 action End flavors next-csid lblen 120 nflen 8\n"
+				   "sid ::/0 action End\n"
+				   "route 0.0.0.0/0 encap seg6 mode encap segs 2001:db8::1\n"
+				   "route ::/0 encap seg6 mode inline segs 2001:db8::1\n"
+				   "sid 2001:db8::4 action End.X nh6 fe80::1 oif abcdefghijklmno\n",
+				   err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.sids[0].cfg.nsegs, SRV6_MAX_SEGS);
+	assert_int_equal(c.routes[0].pol.nsegs, SRV6_MAX_SEGS);
+	assert_int_equal(c.sids[1].cfg.table, 4294967295u);
+	assert_int_equal(c.sids[2].cfg.lblen, 120);
+	assert_int_equal(c.sids[2].cfg.nflen, 8);
+	assert_int_equal(c.sids[3].plen, 0);
+	assert_int_equal(c.routes[1].family, AF_INET);
+	assert_int_equal(c.routes[1].plen, 0);
+	assert_string_equal(c.sids[4].cfg.oif_name, "abcdefghijklmno");
+	roundtrip_sid(&c.sids[0].prefix, c.sids[0].plen, &c.sids[0].cfg);
+	roundtrip_sid(&c.sids[3].prefix, c.sids[3].plen, &c.sids[3].cfg);
+	roundtrip_route(&c.routes[0]);
+	roundtrip_route(&c.routes[1]);
+	roundtrip_route(&c.routes[2]);
+	srv6_conf_free(&c);
+
+	/* next-csid without lengths takes the defaults */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
+						"sid 2001:db8::/48 action End.X nh6 2001:db8::2 "
+						"flavors next-csid,psp\n", err, sizeof(err)), 0);
+	assert_int_equal(c.sids[0].cfg.lblen, SRV6_CSID_LBLEN_DEFAULT);
+	assert_int_equal(c.sids[0].cfg.nflen, SRV6_CSID_NFLEN_DEFAULT);
+	assert_int_equal(c.sids[0].cfg.flavors,
+			 SRV6_F_FLV(SRV6_FLV_NEXT_CSID) | SRV6_F_FLV(SRV6_FLV_PSP));
+	srv6_conf_free(&c);
+}
+
+/* ---- round trip for every action --------------------------------------- */
+
+/* Words for one attribute, as an operator writes them. */
+static const char *attr_words(enum srv6_attr a)
+{
+	switch (a) {
+	case SRV6_ATTR_SRH:      return "srh segs 2001:db8:aa::1,2001:db8:aa::2,2001:db8:aa::3";
+	case SRV6_ATTR_TABLE:    return "table 100";
+	case SRV6_ATTR_VRFTABLE: return "vrftable 4242";
+	case SRV6_ATTR_NH4:      return "nh4 192.0.2.7";
+	case SRV6_ATTR_NH6:      return "nh6 2001:db8:2::2";
+	case SRV6_ATTR_OIF:      return "oif veth1";
+	case SRV6_ATTR_FLAVORS:  return NULL;   /* built from flavors_allowed */
+	default:                 return NULL;
+	}
+}
+
+/* Parse "sid PFX action NAME <attrs>" built from the descriptor, then round-trip it. */
+static int rt_one(const struct srv6_action_desc *d, uint32_t attrs, uint32_t flavors,
+		  const char *extra)
+{
+	char line[1024], err[SRV6_CONF_ERRLEN], *argv[64];
+	struct srv6_sid_cfg cfg;
+	struct in6_addr pfx;
+	uint8_t plen;
+	int a, f, argc;
+
+	snprintf(line, sizeof(line), "2001:db8:ff::%x/128 action %s", d->action, d->name);
+	for (a = 0; a < SRV6_ATTR_MAX; a++) {
+		if (!(attrs & SRV6_F_ATTR(a)) || a == SRV6_ATTR_FLAVORS)
+			continue;
+		assert_non_null(attr_words((enum srv6_attr)a));
+		strcat(line, " ");
+		strcat(line, attr_words((enum srv6_attr)a));
+	}
+	if (flavors) {
+		const char *sep = " flavors ";
+
+		for (f = SRV6_FLV_MAX - 1; f >= 0; f--) {   /* any order parses */
+			if (!(flavors & SRV6_F_FLV(f)))
+				continue;
+			strcat(line, sep);
+			strcat(line, srv6_flavor_name((enum srv6_flavor)f));
+			sep = ",";
+		}
+	}
+	if (extra)
+		strcat(line, extra);
+	argc = words(line, argv, 64);
+	if (srv6_sid_parse_words(argc, argv, &pfx, &plen, &cfg, err, sizeof(err)))
+		fail_msg("%s: %s", d->name, err);
+	assert_int_equal(cfg.action, d->action);
+	assert_int_equal(cfg.flavors, flavors);
+	roundtrip_sid(&pfx, plen, &cfg);
+	return 1;
+}
+
+static void test_roundtrip_every_action(void **state)
+{
+	int act, tested = 0, f;
+
+	for (act = 0; act < SRV6_ACT_MAX; act++) {
+		const struct srv6_action_desc *d = srv6_action_desc_get((enum srv6_action)act);
+		uint32_t opt, one;
+
+		if (!d)
+			continue;
+		assert_int_equal(srv6_action_from_name(d->name), act);
+		opt = d->optional_attrs & ~d->one_of_attrs &
+		      ~SRV6_F_ATTR(SRV6_ATTR_FLAVORS);
+		if (!d->one_of_attrs) {
+			/* required only, then required + every optional attribute */
+			tested += rt_one(d, d->required_attrs, 0, NULL);
+			if (opt)
+				tested += rt_one(d, d->required_attrs | opt, 0, NULL);
+		}
+		/* one-of sets: each member alone */
+		for (one = d->one_of_attrs; one; one &= one - 1)
+			tested += rt_one(d, d->required_attrs | opt | (one & -one), 0, NULL);
+		/* every flavor alone, then all flavors the action takes together */
+		if (d->optional_attrs & SRV6_F_ATTR(SRV6_ATTR_FLAVORS)) {
+			uint32_t base = d->required_attrs | opt;
+
+			if (d->one_of_attrs)
+				base |= d->one_of_attrs & -d->one_of_attrs;
+			for (f = 0; f < SRV6_FLV_MAX; f++)
+				if (d->flavors_allowed & SRV6_F_FLV(f))
+					tested += rt_one(d, base, SRV6_F_FLV(f), NULL);
+			tested += rt_one(d, base, d->flavors_allowed, NULL);
+			if (d->flavors_allowed & SRV6_F_FLV(SRV6_FLV_NEXT_CSID))
+				tested += rt_one(d, base, SRV6_F_FLV(SRV6_FLV_NEXT_CSID),
+						 " lblen 48 nflen 24");
+		}
+	}
+	/* End, End.X, End.T, End.DX2/4/6, End.DT4/6/46, End.B6, End.B6.Encaps(.Red) */
+	assert_true(tested >= 20);
+}
+
+/* Keyword names agree with the engine's attribute names. */
+static void test_attr_names(void **state)
+{
+	char err[SRV6_CONF_ERRLEN], line[256], *argv[16];
+	struct srv6_sid_cfg cfg;
+	struct in6_addr pfx;
+	uint8_t plen;
+	int a, argc;
+
+	for (a = 0; a < SRV6_ATTR_MAX; a++) {
+		/* End takes none but flavors: "End does not take <name>" proves the
+		 * keyword exists and parses (flavors is taken, so skip it). */
+		if (a == SRV6_ATTR_FLAVORS)
+			continue;
+		snprintf(line, sizeof(line), "2001:db8::1 action End %s",
+			 attr_words((enum srv6_attr)a));
+		argc = words(line, argv, 16);
+		assert_int_equal(srv6_sid_parse_words(argc, argv, &pfx, &plen, &cfg, err,
+						      sizeof(err)), -EINVAL);
+		snprintf(line, sizeof(line), "End does not take %s",
+			 srv6_attr_name((enum srv6_attr)a));
+		assert_string_equal(err, line);
+	}
+}
+
+/* ---- iproute2-pasted lines -------------------------------------------- */
+
+static void test_iproute2_paste(void **state)
+{
+	static const char text[] =
+		"sid 2001:db8:ff::1 encap seg6local action End dev eth0\n"
+		"sid 2001:db8:ff::3 encap seg6local action End.X nh6 2001:db8:2::2 oif eth1 dev eth1 count\n"
+		"sid 2001:db8:ff::4 action End.T table 100 count dev eth0\n"
+		"sid 2001:db8:ff::5 dev eth0 encap seg6local action End.DX6 nh6 2001:db8:2::2\n"
+		"sid 2001:db8:ff::7 action End.B6 srh segs 2001:db8:aa::1,2001:db8:aa::2 dev eth0\n"
+		"sid 2001:db8:100::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 count dev eth0\n"
+		"route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:ff::1,2001:db8:aa::1 dev eth0\n"
+		"route 2001:db8:98::/64 dev eth0 encap seg6 mode inline segs 2001:db8:aa::1 count\n"
+		"route 198.51.100.0/24 encap seg6 mode encap.red segs 2001:db8:aa::1 dev eth0\n";
+	static const char plain[] =
+		"sid 2001:db8:ff::1 action End\n"
+		"sid 2001:db8:ff::3 action End.X nh6 2001:db8:2::2 oif eth1\n"
+		"sid 2001:db8:ff::4 action End.T table 100\n"
+		"sid 2001:db8:ff::5 action End.DX6 nh6 2001:db8:2::2\n"
+		"sid 2001:db8:ff::7 action End.B6 srh segs 2001:db8:aa::1,2001:db8:aa::2\n"
+		"sid 2001:db8:100::/48 action End flavors next-csid lblen 32 nflen 16\n"
+		"route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:ff::1,2001:db8:aa::1\n"
+		"route 2001:db8:98::/64 encap seg6 mode inline segs 2001:db8:aa::1\n"
+		"route 198.51.100.0/24 encap seg6 mode encap.red segs 2001:db8:aa::1\n";
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c, p;
+	size_t i;
+
+	if (srv6_conf_parse_string(&c, "t.conf", text, err, sizeof(err)))
+		fail_msg("%s", err);
+	if (srv6_conf_parse_string(&p, "t.conf", plain, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.nsids, 6);
+	assert_int_equal(c.nroutes, 3);
+	assert_int_equal(c.nsids, p.nsids);
+	assert_int_equal(c.nroutes, p.nroutes);
+	for (i = 0; i < c.nsids; i++) {
+		assert_memory_equal(&c.sids[i].prefix, &p.sids[i].prefix, 16);
+		assert_int_equal(c.sids[i].plen, p.sids[i].plen);
+		assert_true(srv6_sid_cfg_equal(&c.sids[i].cfg, &p.sids[i].cfg));
+	}
+	for (i = 0; i < c.nroutes; i++) {
+		assert_int_equal(c.routes[i].family, p.routes[i].family);
+		assert_int_equal(c.routes[i].plen, p.routes[i].plen);
+		assert_true(srv6_policy_equal(&c.routes[i].pol, &p.routes[i].pol));
+	}
+	assert_string_equal(c.sids[1].cfg.oif_name, "eth1");   /* oif kept, dev ignored */
+	assert_int_equal(c.routes[2].family, AF_INET);
+	assert_int_equal(c.routes[2].pol.mode, SRV6_MODE_ENCAP_RED);
+	srv6_conf_free(&c);
+	srv6_conf_free(&p);
+}
+
+/* ---- the API srv6ctl uses ---------------------------------------------- */
+
+static void test_words_and_format(void **state)
+{
+	char *argv[] = { "2001:db8:ff::3", "action", "End.X", "nh6", "2001:db8:2::2",
+			 "oif", "eth1", "flavors", "usd,psp" };
+	char buf[SRV6_CONF_LINE_MAX], small[16], err[SRV6_CONF_ERRLEN];
+	struct srv6_sid_cfg cfg, other;
+	struct srv6_conf_route r;
+	struct in6_addr pfx;
+	uint8_t plen;
+	int n;
+
+	assert_int_equal(srv6_sid_parse_words(9, argv, &pfx, &plen, &cfg, err, sizeof(err)), 0);
+	assert_string_equal(argv[2], "End.X");   /* argv untouched */
+	n = srv6_sid_format(buf, sizeof(buf), &pfx, plen, &cfg);
+	assert_string_equal(buf, "sid 2001:db8:ff::3 action End.X nh6 2001:db8:2::2 oif eth1 "
+				 "flavors psp,usd");
+	assert_int_equal(n, strlen(buf));
+	/* too small: -ENOSPC, truncated, terminated */
+	assert_int_equal(srv6_sid_format(small, sizeof(small), &pfx, plen, &cfg), -ENOSPC);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_int_equal(srv6_sid_format(buf, (size_t)n, &pfx, plen, &cfg), -ENOSPC);
+	assert_int_equal(srv6_sid_format(buf, (size_t)n + 1, &pfx, plen, &cfg), n);
+	/* unknown action */
+	other = cfg;
+	other.action = SRV6_ACT_UNSPEC;
+	assert_int_equal(srv6_sid_format(buf, sizeof(buf), &pfx, plen, &other), -EINVAL);
+
+	/* equality looks at configured values only */
+	other = cfg;
+	other.oif = 7;
+	other.mark = 99;
+	assert_true(srv6_sid_cfg_equal(&cfg, &other));
+	other.oif_name[3] = '2';
+	assert_false(srv6_sid_cfg_equal(&cfg, &other));
+	other = cfg;
+	other.flavors &= ~SRV6_F_FLV(SRV6_FLV_USD);
+	assert_false(srv6_sid_cfg_equal(&cfg, &other));
+	other = cfg;
+	other.nh6.s6_addr[15] ^= 1;
+	assert_false(srv6_sid_cfg_equal(&cfg, &other));
+
+	/* no prefix */
+	assert_int_equal(srv6_sid_parse_words(0, argv, &pfx, &plen, &cfg, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "missing SID prefix after \"sid\"");
+
+	/* routes */
+	{
+		char *rv[] = { "2001:db8:99::/64", "encap", "seg6", "mode", "l2encap.red",
+			       "segs", "2001:db8:ff::1" };
+
+		assert_int_equal(srv6_route_parse_words(7, rv, &r, err, sizeof(err)), 0);
+		assert_int_equal(r.line, 0);
+		assert_int_equal(srv6_route_format(buf, sizeof(buf), &r),
+				 strlen("route 2001:db8:99::/64 encap seg6 mode l2encap.red "
+					"segs 2001:db8:ff::1"));
+		assert_string_equal(buf, "route 2001:db8:99::/64 encap seg6 mode l2encap.red "
+					 "segs 2001:db8:ff::1");
+		roundtrip_route(&r);
+	}
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+static void write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_files(void **state)
+{
+	char dir[] = "/tmp/test_conf.XXXXXX", path[64], err[SRV6_CONF_ERRLEN], want[128];
+	static const char nul[] = "queue 0\nsteer a\0uto\n";
+	struct srv6_conf c;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/missing.conf", dir);
+	assert_int_equal(srv6_conf_parse_file(&c, path, err, sizeof(err)), -ENOENT);
+	snprintf(want, sizeof(want), "%s: No such file or directory", path);
+	assert_string_equal(err, want);
+	assert_null(c.sids);
+
+	assert_int_equal(srv6_conf_parse_file(&c, dir, err, sizeof(err)), -EISDIR);
+
+	snprintf(path, sizeof(path), "%s/nul.conf", dir);
+	write_file(path, nul, sizeof(nul) - 1);
+	assert_int_equal(srv6_conf_parse_file(&c, path, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: NUL byte in line", path);
+	assert_string_equal(err, want);
+	unlink(path);
+
+	/* no trailing newline; the error names the file as given */
+	snprintf(path, sizeof(path), "%s/srv6d.conf", dir);
+	write_file(path, "queue 1\nsid 2001:db8::1 action End.X", 36);
+	assert_int_equal(srv6_conf_parse_file(&c, path, err, sizeof(err)), -EINVAL);
+	snprintf(want, sizeof(want), "%s:2: End.X requires nh6", path);
+	assert_string_equal(err, want);
+	write_file(path, "queue 1\nsid 2001:db8::1 action End", 34);
+	assert_int_equal(srv6_conf_parse_file(&c, path, err, sizeof(err)), 0);
+	assert_int_equal(c.nsids, 1);
+	assert_int_equal(c.queue_first, 1);
+	srv6_conf_free(&c);
+	unlink(path);
+
+	/* many SIDs: arrays and the duplicate set grow */
+	{
+		size_t n = 5000, i, len = 0;
+		char *big = malloc(n * 48 + 64);
+
+		assert_non_null(big);
+		for (i = 0; i < n; i++)
+			len += (size_t)sprintf(big + len, "sid 2001:db8:%zx::%zx action End\n",
+					       i / 256, i % 256 + 1);
+		len += (size_t)sprintf(big + len, "sid 2001:db8:1::2 action End\n");
+		write_file(path, big, len);
+		assert_int_equal(srv6_conf_parse_file(&c, path, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "%s:5001: duplicate sid 2001:db8:1::2 (first at line 258)",
+			 path);
+		assert_string_equal(err, want);
+		write_file(path, big, len - strlen("sid 2001:db8:1::2 action End\n"));
+		assert_int_equal(srv6_conf_parse_file(&c, path, err, sizeof(err)), 0);
+		assert_int_equal(c.nsids, n);
+		assert_int_equal(c.sids[n - 1].line, n);
+		srv6_conf_free(&c);
+		free(big);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_example_file),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_globals),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_first_error_wins),
+		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_roundtrip_every_action),
+		cmocka_unit_test(test_attr_names),
+		cmocka_unit_test(test_iproute2_paste),
+		cmocka_unit_test(test_words_and_format),
+		cmocka_unit_test(test_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
