@@ -158,10 +158,11 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -Iinclude -D_GNU_SOURCE -Wall -Wextra -Werror \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 fuzz: $(FUZZ_BINS)
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS)
+# Targets may #include daemon sources: depend on them and on every header.
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c include/srv6d/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CORE_SRCS)
 
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS)

@@ -81,52 +81,60 @@ setup() {
 }
 
 rx_dst() { ip netns exec "$NS_DST" cat /sys/class/net/veth3/statistics/rx_packets; }
+# cpu1_ticks: "busy total" jiffies of CPU 1 (all but idle and iowait)
+cpu1_ticks() { awk '$1 == "cpu1" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
 
-# trial RATE -> prints "offered_pps rx_pps loss_percent"
+# trial RATE -> prints "offered_pps rx_pps loss_percent cpu1_busy_percent"
 trial() {
-	local rate=$1 before after out sent secs
+	local rate=$1 before after out sent secs c0 c1
 	before=$(rx_dst)
+	c0=$(cpu1_ticks)
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
 		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64)
+	c1=$(cpu1_ticks)
 	sleep 0.3
 	after=$(rx_dst)
 	sent=$(echo "$out" | awk '{print $2}')
 	secs=$(echo "$out" | awk '{print $4}')
-	awk -v s="$sent" -v t="$secs" -v r=$((after - before)) 'BEGIN {
+	awk -v s="$sent" -v t="$secs" -v r=$((after - before)) -v c0="$c0" -v c1="$c1" 'BEGIN {
 		l = s > 0 ? (s - r) * 100 / s : 100; if (l < 0) l = 0;
-		printf "%.0f %.0f %.3f\n", s / t, r / t, l }'
+		split(c0, a, " "); split(c1, b, " ");
+		u = b[2] > a[2] ? (b[1] - a[1]) * 100 / (b[2] - a[2]) : 0
+		printf "%.0f %.0f %.3f %.1f\n", s / t, r / t, l, u }'
 }
 
-# search -> prints the highest rx rate (pps) with loss <= LOSS
+# search -> prints "RX BUSY LIMITED": the highest rx rate (pps) with loss
+# <= LOSS, CPU 1's busy percentage at that rate, and 1 if the generator (not
+# the router) was the limit
 search() {
-	local lo=0 hi=0 rate=50000 res off rx loss best=0 i
+	local lo=0 hi=0 rate=50000 res off rx loss busy best=0 bbusy=0 i
 	while :; do
-		res=$(trial $rate); set -- $res; off=$1 rx=$2 loss=$3
-		echo "    offered $off rx $rx loss $loss%" >&2
+		res=$(trial $rate); set -- $res; off=$1 rx=$2 loss=$3 busy=$4
+		echo "    offered $off rx $rx loss $loss% cpu1 $busy%" >&2
 		if awk -v l="$loss" -v m="$LOSS" 'BEGIN { exit !(l <= m) }'; then
-			lo=$rate; best=$rx
+			lo=$rate; best=$rx bbusy=$busy
 			# the generator cannot go faster: its rate is the answer
 			if awk -v o="$off" -v r="$rate" 'BEGIN { exit !(o < 0.9 * r) }'; then
-				echo "    (generator limit)" >&2; echo "$best"; return
+				echo "    (generator limit)" >&2; echo "$best $bbusy 1"; return
 			fi
 			rate=$((rate * 3 / 2))
 		else
 			hi=$rate; break
 		fi
-		[ $rate -gt 5000000 ] && { echo "$best"; return; }
+		[ $rate -gt 5000000 ] && { echo "$best $bbusy 1"; return; }
 	done
 	for i in 1 2 3 4 5; do
 		rate=$(((lo + hi) / 2))
 		[ $((hi - lo)) -lt 10000 ] && break
-		res=$(trial $rate); set -- $res; off=$1 rx=$2 loss=$3
-		echo "    offered $off rx $rx loss $loss%" >&2
+		res=$(trial $rate); set -- $res; off=$1 rx=$2 loss=$3 busy=$4
+		echo "    offered $off rx $rx loss $loss% cpu1 $busy%" >&2
 		if awk -v l="$loss" -v m="$LOSS" 'BEGIN { exit !(l <= m) }'; then
-			lo=$rate; [ "${rx%.*}" -gt "$best" ] && best=$rx
+			lo=$rate; [ "${rx%.*}" -gt "$best" ] && best=$rx bbusy=$busy
 		else
 			hi=$rate
 		fi
 	done
-	echo "$best"
+	echo "$best $bbusy 0"
 }
 
 start_bg() { # start_bg CMD... in rtr; waits briefly for it to bind
@@ -180,13 +188,17 @@ setup
 for m in $MODES; do run_mode "$m"; done
 
 {
-	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials)"
-	printf '%-8s %10s %10s %10s\n' mode kpps "/floor" "/kernel"
+	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	printf '%-8s %8s %8s %8s %8s %14s\n' mode kpps "/floor" "/kernel" "cpu1 %" "kpps/core est"
 	for m in $MODES; do
-		awk -v m="$m" -v v="${RES[$m]}" -v f="${RES[floor]:-0}" -v k="${RES[kernel]:-0}" 'BEGIN {
+		set -- ${RES[$m]:-0 0 0}
+		awk -v m="$m" -v v="$1" -v u="$2" -v g="$3" -v f="${RES[floor]:-0}" -v k="${RES[kernel]:-0}" 'BEGIN {
+			split(f, F, " "); split(k, K, " ")
 			rf = "-"; rk = "-"
-			if (f > 0) rf = sprintf("%.2f", v / f)
-			if (k > 0) rk = sprintf("%.2f", v / k)
-			printf "%-8s %10.0f %10s %10s\n", m, v / 1000, rf, rk }'
+			if (F[1] > 0) rf = sprintf("%.2f", v / F[1])
+			if (K[1] > 0) rk = sprintf("%.2f", v / K[1])
+			est = u > 0 ? sprintf("%.0f", v / u * 100 / 1000) : "-"
+			printf "%-8s %8.0f%s %7s %8s %8.1f %14s\n", m, v / 1000, g ? "+" : " ", rf, rk, u, est }'
 	done
+	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share)"
 } | tee -a "${OUT:-/dev/null}"

@@ -3,7 +3,7 @@
  * conf.h - srv6d.conf: the daemon's configuration file.
  *
  * Line oriented; '#' starts a comment anywhere on a line; words are
- * separated by blanks (space, tab; a trailing CR is ignored).  Keywords match
+ * separated by blanks (space, tab, CR, VT, FF: CRLF files parse).  Keywords match
  * exactly (no abbreviations).  SID and policy lines take iproute2's words so
  * `ip -6 route` lines paste:
  *
@@ -28,7 +28,9 @@
  * default 32/16).  `dev IFNAME` and `count` are accepted and ignored on sid
  * and route lines.  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
  * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
- * Numbers are decimal.  `srh ... hmac N` is rejected (HMAC not supported).
+ * Two sid lines (or two route lines) for the same prefix and length are an
+ * error, however the address is spelled.  Numbers are decimal (no sign,
+ * leading zero or hex).  `hmac N` is rejected (HMAC not supported).
  *
  * Errors: the first bad line stops the parse with exactly one line of text,
  * "FILE:LINE: message naming the bad token", e.g.

@@ -68,32 +68,47 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 
 /**
  * srv6_nhctx_sync - make the kernel hold a context for every SID in @cfgs and
- * write cfg->oif (ifindex of cfg->oif_name, when SRV6_ATTR_OIF is set) and
- * cfg->mark into each cfg.  Idempotent and incremental: contexts already
- * present are kept (and repaired if their rule or route vanished, e.g. after
- * the interface went down), missing ones are added before it returns, so the
- * caller may publish @cfgs as soon as this returns 0.  Contexts no longer
- * used are NOT removed here: the caller calls srv6_nhctx_gc() after it has
- * published the new SIDs and waited for readers of the old ones (RCU grace
- * period), so no in-flight packet carries a mark whose rule is gone.
+ * write cfg->oif (ifindex of cfg->oif_name, when SRV6_ATTR_OIF is set or the
+ * name is not empty; otherwise cfg->oif is left as it is) and cfg->mark into
+ * each cfg.  Idempotent and incremental: contexts already present are kept
+ * (and repaired if their rule or route vanished, e.g. after the interface
+ * went down), missing ones are added before it returns, so the caller may
+ * publish @cfgs as soon as this returns 0.  Contexts no longer used are NOT
+ * removed here: see srv6_nhctx_gc().
  * On failure nothing already published is disturbed: contexts added by this
- * call are removed again, the others keep their state, and the caller must
- * not publish @cfgs (some cfg->mark may already have been written).
+ * call are removed again, the others go back to what the running config
+ * uses, and the caller must not publish @cfgs (some cfg->mark may already
+ * have been written).
  * Returns 0 or -errno with one line in @err naming the bad token, e.g.
- * `unknown interface "eth9"` or `nh6 fe80::1: link-local next hop needs oif`.
+ * `unknown interface "eth9"`, `nh6 fe80::1: link-local next hop needs oif`,
+ * `nh6 2001:db8::9: cannot install adjacency route in table N: No route to host`.
  * Control thread only; @cfgs are not yet visible to workers.
  */
 int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 		    size_t ncfgs, char *err, size_t errlen);
 
 /**
- * srv6_nhctx_gc - remove the contexts (rules, then routes) not used by the
- * last successful srv6_nhctx_sync().  Call after the SIDs of that sync are
- * published and an RCU grace period has passed.  Returns the number of
- * contexts removed or -errno (the first error; the others are still tried).
- * Control thread only.
+ * srv6_nhctx_gc - commit the last successful sync as the running config and
+ * remove the contexts (rules, then routes) it does not use.
+ * Order on reload: sync (new SIDs) -> publish -> RCU grace period -> gc, so
+ * no in-flight packet carries a mark whose rule is gone.  The first
+ * successful sync is committed by itself (start-up needs no gc).  gc right
+ * after a failed sync is safe (it keeps what the running config uses); gc
+ * right after a successful sync whose config was NOT published is not (it
+ * would commit that config): re-sync the running config first.
+ * Returns the number of contexts removed or -errno (the first error; the
+ * others are still tried).  Control thread only.
  */
 int srv6_nhctx_gc(struct srv6_nhctx *n);
+
+/**
+ * srv6_nhctx_abort - the last successful sync will not be published (its
+ * reload failed later): go back to the running config's contexts, removing
+ * those only that sync added.  Safe at any time after a sync, published
+ * contexts are never touched.  Returns the number removed or -errno.
+ * Control thread only.
+ */
+int srv6_nhctx_abort(struct srv6_nhctx *n);
 
 /**
  * srv6_nhctx_count - contexts currently installed (for status output/tests).

@@ -47,6 +47,18 @@
 
 #ifdef SRV6_TSAN
 char srv6_tsan_gp_token;
+
+const char *__tsan_default_suppressions(void);
+/*
+ * liburcu-internal races only; the reasoning is in tests/tsan.supp, which
+ * holds the same list.  Built in so that the tests and the daemon run clean
+ * under TSan without TSAN_OPTIONS.
+ */
+__attribute__((visibility("default"), used))
+const char *__tsan_default_suppressions(void)
+{
+	return "race:urcu_qsbr_wake_up_gp\n";
+}
 #endif
 
 #define ID_NONE UINT32_MAX

@@ -125,7 +125,23 @@ static int forward(struct ep *ep, enum srv6_verdict v)
  * dropped (no ICMP is specified); truncated or malformed chains are dropped.
  * Returns true when @ep->info is usable.
  */
-static bool parse(struct ep *ep)
+static bool hop_limit_exhausted(struct ep *ep);
+
+/*
+ * @endpoint: End/End.X/End.T/End.B6*, whose RFC 8986 §4.1 pseudocode checks
+ * the hop limit (S05) before the SRH (S09): with Segments Left != 0 and
+ * Hop Limit <= 1 an invalid SRH gets Time Exceeded.
+ */
+static bool srh_error(struct ep *ep, size_t sl_ptr, bool endpoint)
+{
+	if (endpoint && ep->pkt->data[sl_ptr] != 0 && hop_limit_exhausted(ep))
+		return false;
+	icmp(ep->res, ICMP6_PARAM_PROB, PARAM_PROB_HEADER, sl_ptr,
+	     SRV6_DROP_SRH_INVALID);
+	return false;
+}
+
+static bool parse(struct ep *ep, bool endpoint)
 {
 	int err = srv6_ip6_parse(ep->pkt->data, ep->pkt->len, &ep->info);
 
@@ -135,15 +151,11 @@ static bool parse(struct ep *ep)
 	case SRV6_SRH_ERR_LE:
 	case SRV6_SRH_ERR_SL:
 		/* err_ptr is srh_off + 3: Segments Left */
-		icmp(ep->res, ICMP6_PARAM_PROB, PARAM_PROB_HEADER,
-		     ep->info.err_ptr, SRV6_DROP_SRH_INVALID);
-		return false;
+		return srh_error(ep, ep->info.err_ptr, endpoint);
 	case SRV6_SRH_ERR_LEN:
 		/* err_ptr is srh_off + 1 (Hdr Ext Len < 2): max_LE < 0, so
 		 * this is RFC 8986 S09's Last Entry > max_LE. */
-		icmp(ep->res, ICMP6_PARAM_PROB, PARAM_PROB_HEADER,
-		     ep->info.err_ptr + 2, SRV6_DROP_SRH_INVALID);
-		return false;
+		return srh_error(ep, ep->info.err_ptr + 2, endpoint);
 	case SRV6_SRH_ERR_TYPE:
 		icmp(ep->res, ICMP6_PARAM_PROB, PARAM_PROB_HEADER,
 		     ep->info.err_ptr, SRV6_DROP_SRH_INVALID);
@@ -303,9 +315,11 @@ static bool next_csid(struct ep *ep)
  */
 static bool end_prologue(struct ep *ep, bool csid)
 {
-	if (!parse(ep))
-		return false;
+	/* RFC 9800 S01 and the kernel's end_next_csid_core(): a non-zero
+	 * argument is consumed before the SRH is looked at (valid or not). */
 	if (csid && next_csid(ep))
+		return false;
+	if (!parse(ep, true))
 		return false;
 	if (!ep->info.has_srh || sl_of(ep) == 0) {
 		upper_layer(ep);
@@ -443,7 +457,7 @@ static uint8_t decap_prologue(struct ep *ep, bool v6, bool v4, bool l2)
 {
 	uint8_t up;
 
-	if (!parse(ep))
+	if (!parse(ep, false))
 		return 0;
 	if (ep->info.has_srh && sl_of(ep) != 0) {
 		icmp(ep->res, ICMP6_PARAM_PROB, PARAM_PROB_HEADER,
@@ -798,9 +812,12 @@ int srv6_sid_process(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
 	 * with hop-by-hop) keeps its length. */
 	len = pkt->len;
 	plen = (size_t)pkt->data[4] << 8 | pkt->data[5];
-	if ((plen || pkt->data[IP6_OFF_NH] != 0) &&
-	    plen + SRV6_IPV6_HLEN < pkt->len)
+	if (plen || pkt->data[IP6_OFF_NH] != 0) {
+		/* ipv6_rcv() drops a packet shorter than its Payload Length */
+		if (plen + SRV6_IPV6_HLEN > pkt->len)
+			return drop(res, SRV6_DROP_MALFORMED);
 		pkt->len = plen + SRV6_IPV6_HLEN;
+	}
 	d->input(cfg, pkt, res);
 	if (res->verdict == SRV6_V_ICMP || res->verdict == SRV6_V_DROP)
 		pkt->len = len;   /* as received, trailer included */

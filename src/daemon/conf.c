@@ -910,6 +910,14 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 		seterr(&e, "route requires segs");
 		return -EINVAL;
 	}
+	/* NFQUEUE hands srv6d the IP packet without its Ethernet header, so an
+	 * L2 mode on a route would encapsulate nothing: refuse it here rather
+	 * than drop every packet at run time. */
+	if (r->pol.mode == SRV6_MODE_L2ENCAP || r->pol.mode == SRV6_MODE_L2ENCAP_RED) {
+		seterr(&e, "mode %s is not supported on routes (NFQUEUE carries no Ethernet header)",
+		       q(&qb, srv6_mode_name(r->pol.mode)));
+		return -EINVAL;
+	}
 	if (r->family == AF_INET && r->pol.mode == SRV6_MODE_INLINE) {
 		seterr(&e, "mode inline needs an IPv6 prefix, not %s", q(&qb, argv[0]));
 		return -EINVAL;

@@ -387,8 +387,10 @@ int srv6_icmp_tx_send_if(struct srv6_icmp_tx *t, const struct srv6_icmp *icmp,
 {
 	union {
 		struct cmsghdr h;
-		char b[CMSG_SPACE(sizeof(struct in6_pktinfo))];
+		char b[CMSG_SPACE(sizeof(struct in6_pktinfo)) + CMSG_SPACE(sizeof(int))];
 	} cbuf;
+	struct cmsghdr *c;
+	size_t clen = 0;
 	struct sockaddr_in6 to = { .sin6_family = AF_INET6 };
 	struct in6_addr src, dst;
 	struct iovec iov;
@@ -412,6 +414,7 @@ int srv6_icmp_tx_send_if(struct srv6_icmp_tx *t, const struct srv6_icmp *icmp,
 			return -EAGAIN;
 		if (!peer_allow(t, &dst, scoped ? ifindex : 0, now))
 			return -EAGAIN;
+		global_consume(t); /* as icmpv6_xrlim_allow() once allowed */
 	}
 
 	to.sin6_addr = dst;
@@ -422,24 +425,36 @@ int srv6_icmp_tx_send_if(struct srv6_icmp_tx *t, const struct srv6_icmp *icmp,
 	msg.msg_namelen = sizeof(to);
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
+	memset(&cbuf, 0, sizeof(cbuf));
+	msg.msg_control = cbuf.b;
+	msg.msg_controllen = sizeof(cbuf.b);
+	c = CMSG_FIRSTHDR(&msg);
 	if (!IN6_IS_ADDR_UNSPECIFIED(&src) && !IN6_IS_ADDR_MULTICAST(&src)) {
 		struct in6_pktinfo pi = { .ipi6_addr = src,
 					  .ipi6_ifindex = scoped ? (unsigned int)ifindex : 0 };
-		struct cmsghdr *c;
 
-		memset(&cbuf, 0, sizeof(cbuf));
-		msg.msg_control = cbuf.b;
-		msg.msg_controllen = sizeof(cbuf.b);
-		c = CMSG_FIRSTHDR(&msg);
 		c->cmsg_level = IPPROTO_IPV6;
 		c->cmsg_type = IPV6_PKTINFO;
 		c->cmsg_len = CMSG_LEN(sizeof(pi));
 		memcpy(CMSG_DATA(c), &pi, sizeof(pi));
+		clen += CMSG_SPACE(sizeof(pi));
+		c = CMSG_NXTHDR(&msg, c);
 	}
+	if (icmp->type == ICMP6_ECHO_REPLY) {
+		/* icmpv6_echo_reply(): the reply keeps the request's traffic class */
+		int tclass = ((orig[0] & 0x0f) << 4) | (orig[1] >> 4);
+
+		c->cmsg_level = IPPROTO_IPV6;
+		c->cmsg_type = IPV6_TCLASS;
+		c->cmsg_len = CMSG_LEN(sizeof(tclass));
+		memcpy(CMSG_DATA(c), &tclass, sizeof(tclass));
+		clen += CMSG_SPACE(sizeof(tclass));
+	}
+	msg.msg_controllen = clen;
+	if (!clen)
+		msg.msg_control = NULL;
 	if (sendmsg(t->fd, &msg, MSG_DONTWAIT) < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	if (limited)
-		global_consume(t);
 	return 0;
 }
 

@@ -59,6 +59,19 @@ static void usage(FILE *f)
 			usage_table[i].arg ? usage_table[i].arg : "", usage_table[i].help);
 }
 
+/* @path made absolute (malloc'ed), so a reload after daemon()'s chdir("/")
+ * reads the same file.  NULL on ENOMEM. */
+static char *abs_path(const char *path)
+{
+	char cwd[4096], *out;
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return strdup(path);
+	if (asprintf(&out, "%s/%s", cwd, path) < 0)
+		return NULL;
+	return out;
+}
+
 static int read_int_file(const char *path, int *out)
 {
 	char buf[32];
@@ -341,7 +354,8 @@ static void dump_workers(struct dump_ctx *x)
 		snprintf(line, sizeof(line),
 			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
 			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
-			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu",
+			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu "
+			 "gso=%llu csum-not-ready=%llu",
 			 srv6_nfq_queue(w->nfq), (unsigned long long)s.packets,
 			 (unsigned long long)s.accepted, (unsigned long long)s.dropped,
 			 (unsigned long long)s.miss, (unsigned long long)s.malformed,
@@ -349,7 +363,8 @@ static void dump_workers(struct dump_ctx *x)
 			 (unsigned long long)s.icmp_sent, (unsigned long long)s.icmp_limited,
 			 (unsigned long long)s.icmp_failed, (unsigned long long)q.enobufs,
 			 (unsigned long long)q.verdict_errors, (unsigned long long)q.send_errors,
-			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches);
+			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches,
+			 (unsigned long long)q.gso, (unsigned long long)q.csum_not_ready);
 		if (x->f)
 			fprintf(x->f, "%s\n", line);
 		else
@@ -466,6 +481,7 @@ int main(int argc, char **argv)
 	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH };
 	char err[SRV6_CONF_ERRLEN + 256];
 	bool foreground = false, check_only = false;
+	char *conf_abs = NULL, *stats_abs = NULL;
 	sigset_t set;
 	int opt, r, rc = 1;
 
@@ -509,6 +525,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
+	conf_abs = abs_path(d.conf_path);
+	stats_abs = d.stats_path ? abs_path(d.stats_path) : NULL;
+	if (!conf_abs || (d.stats_path && !stats_abs)) {
+		fprintf(stderr, "srv6d: out of memory\n");
+		goto out_conf;
+	}
+	d.conf_path = conf_abs;
+	d.stats_path = stats_abs;
 	if (!foreground && daemon(0, 0) < 0) {
 		fprintf(stderr, "srv6d: daemon: %s\n", strerror(errno));
 		goto out_conf;
@@ -612,5 +636,7 @@ out_cache:
 	srv6_cache_destroy(d.cache);
 out_conf:
 	srv6_conf_free(&d.conf);
+	free(conf_abs);
+	free(stats_abs);
 	return rc;
 }

@@ -23,7 +23,7 @@
 
 /* Room for one received datagram: the payload (copy range) plus the netlink
  * header and every attribute nfnetlink_queue puts in front of it. */
-#define RX_SLOT_DATA (SRV6_NFQ_COPY_RANGE + 4096)
+#define RX_SLOT_DATA (SRV6_NFQ_COPY_RANGE + 1 + 4096)
 /* nlmsghdr + nfgenmsg + verdict hdr + mark + payload attr header, aligned. */
 #define VHDR_MAX 64
 
@@ -143,7 +143,7 @@ int srv6_nfq_open(struct srv6_nfq **qp, const struct srv6_nfq_opts *o,
 	q->queue = o->queue;
 	q->batch = o->batch && o->batch <= SRV6_NFQ_BATCH ? o->batch : SRV6_NFQ_BATCH;
 	q->headroom = (o->headroom + 7) & ~(size_t)7;
-	q->slot_size = q->headroom + RX_SLOT_DATA;
+	q->slot_size = (q->headroom + RX_SLOT_DATA + 63) & ~(size_t)63;  /* aligned slots */
 	q->rx = malloc(q->slot_size * SRV6_NFQ_BATCH);
 	if (!q->rx) {
 		set_err(err, errlen, o->queue, "alloc", ENOMEM);

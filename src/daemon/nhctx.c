@@ -16,6 +16,8 @@
 
 #include <netlink/netlink.h>
 #include <netlink/cache.h>
+#include <netlink/handlers.h>
+#include <netlink/socket.h>
 #include <netlink/route/route.h>
 #include <netlink/route/rule.h>
 #include <netlink/route/nexthop.h>
@@ -43,7 +45,8 @@ struct ctx {
 	int oif;
 	uint32_t table;    /* table the rule looks up */
 	uint32_t idx;      /* 1..SRV6_NHCTX_MAX */
-	bool used;         /* wanted by the last successful sync */
+	bool pending;      /* wanted by the last sync (reverted on failure) */
+	bool committed;    /* wanted by the running config (as of the last gc) */
 };
 
 struct srv6_nhctx {
@@ -51,7 +54,8 @@ struct srv6_nhctx {
 	uint32_t mark_base, table_base, prio;
 	struct ctx *ctx;
 	size_t nctx, cap;
-	unsigned int gen_used;
+	int kerr;          /* errno of the last kernel NLMSG_ERROR, 0 if none */
+	bool committed_once;
 };
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -89,6 +93,24 @@ static int nlerr_to_errno(int nlerr)
 	case NLE_NODEV: return ENODEV;
 	default: return EIO;
 	}
+}
+
+/* Keep the kernel's own errno: libnl folds many into "Unspecific failure". */
+static int on_nlmsgerr(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
+{
+	struct srv6_nhctx *n = arg;
+
+	n->kerr = -e->error;
+	return NL_STOP;
+}
+
+/* -errno for the libnl result @nlerr of the last request. */
+static int req_errno(struct srv6_nhctx *n, int nlerr)
+{
+	int e = n->kerr ? n->kerr : nlerr_to_errno(nlerr);
+
+	n->kerr = 0;
+	return -e;
 }
 
 static bool ctx_has_v6_rule(const struct ctx *c)
@@ -140,10 +162,11 @@ static int rule_ensure(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t
 
 	if (!r)
 		return -ENOMEM;
+	n->kerr = 0;
 	e = rtnl_rule_add(n->sk, r, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_rule_put(r);
 	if (e < 0 && -e != NLE_EXIST)
-		return -nlerr_to_errno(e);
+		return req_errno(n, e);
 	return 0;
 }
 
@@ -155,10 +178,11 @@ static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t
 
 	if (!r)
 		return -ENOMEM;
+	n->kerr = 0;
 	e = rtnl_rule_delete(n->sk, r, 0);
 	rtnl_rule_put(r);
 	if (e < 0 && -e != NLE_OBJ_NOTFOUND)
-		return -nlerr_to_errno(e);
+		return req_errno(n, e);
 	return 0;
 }
 
@@ -214,21 +238,17 @@ out_free:
 	return NULL;
 }
 
-static int adj_route_ensure(struct srv6_nhctx *n, const struct ctx *c, int *nlerr)
+static int adj_route_ensure(struct srv6_nhctx *n, const struct ctx *c)
 {
 	struct rtnl_route *rt = adj_route_build(n, c);
 	int e;
 
-	*nlerr = 0;
 	if (!rt)
 		return -ENOMEM;
+	n->kerr = 0;
 	e = rtnl_route_add(n->sk, rt, NLM_F_CREATE | NLM_F_REPLACE);
 	rtnl_route_put(rt);
-	if (e < 0) {
-		*nlerr = e;
-		return -nlerr_to_errno(e);
-	}
-	return 0;
+	return e < 0 ? req_errno(n, e) : 0;
 }
 
 /* ---- contexts ---- */
@@ -262,14 +282,14 @@ adj:
 static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, size_t errlen)
 {
 	char what[96];
-	int e, nlerr;
+	int e;
 
 	if (ctx_has_table(c)) {
-		e = adj_route_ensure(n, c, &nlerr);
+		e = adj_route_ensure(n, c);
 		if (e < 0) {
 			ctx_describe(c, what, sizeof(what));
 			seterr(err, errlen, "%s: cannot install adjacency route in table %u: %s",
-			       what, c->table, nl_geterror(nlerr));
+			       what, c->table, strerror(-e));
 			return e;
 		}
 	}
@@ -317,10 +337,11 @@ static int ctx_uninstall(struct srv6_nhctx *n, const struct ctx *c)
 
 		if (!rt)
 			return ret ? ret : -ENOMEM;
+		n->kerr = 0;
 		e = rtnl_route_delete(n->sk, rt, 0);
 		rtnl_route_put(rt);
 		if (e < 0 && -e != NLE_OBJ_NOTFOUND && !ret)
-			ret = -nlerr_to_errno(e);
+			ret = req_errno(n, e);
 	}
 	return ret;
 }
@@ -413,9 +434,10 @@ static void sweep_rule(struct nl_object *obj, void *arg)
 		return;
 	if ((rtnl_rule_get_mark(r) & SRV6_NHCTX_MARK_MASK) != s->n->mark_base)
 		return;
+	s->n->kerr = 0;
 	e = rtnl_rule_delete(s->n->sk, r, 0);
 	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !s->err)
-		s->err = -nlerr_to_errno(e);
+		s->err = req_errno(s->n, e);
 }
 
 static void sweep_route(struct nl_object *obj, void *arg)
@@ -427,9 +449,10 @@ static void sweep_route(struct nl_object *obj, void *arg)
 
 	if (t < s->n->table_base || t > s->n->table_base + SRV6_NHCTX_MAX)
 		return;
+	s->n->kerr = 0;
 	e = rtnl_route_delete(s->n->sk, rt, 0);
 	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !s->err)
-		s->err = -nlerr_to_errno(e);
+		s->err = req_errno(s->n, e);
 }
 
 /* Remove every rule and route that srv6d's parameters claim, in both
@@ -520,6 +543,7 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 		e = -nlerr_to_errno(e);
 		goto out_sock;
 	}
+	nl_socket_modify_err_cb(n->sk, NL_CB_CUSTOM, on_nlmsgerr, n);
 	e = sweep_all(n);
 	if (e < 0) {
 		seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
@@ -602,42 +626,30 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 		    size_t ncfgs, char *err, size_t errlen)
 {
 	size_t old = n->nctx, i;
-	bool *was_used;
 	int e = 0;
 
-	/* Remember the current "used" set: a failed sync must leave it, so
-	 * that gc after a failed reload keeps what the old config uses. */
-	was_used = calloc(old + 1, sizeof(*was_used));
-	if (!was_used) {
-		seterr(err, errlen, "out of memory");
-		return -ENOMEM;
-	}
-	for (i = 0; i < old; i++) {
-		was_used[i] = n->ctx[i].used;
-		n->ctx[i].used = false;
-	}
+	for (i = 0; i < old; i++)
+		n->ctx[i].pending = false;
 
 	for (i = 0; i < ncfgs; i++) {
 		struct srv6_sid_cfg *cfg = cfgs[i];
 		struct ctx key, *c;
 		int k;
 
-		if (cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) {
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) || cfg->oif_name[0]) {
 			unsigned int ifi = if_nametoindex(cfg->oif_name);
 
 			if (!ifi) {
 				seterr(err, errlen, "unknown interface \"%s\"", cfg->oif_name);
 				e = -ENODEV;
-				goto out_restore;
+				goto out_revert;
 			}
 			cfg->oif = (int)ifi;
-		} else {
-			cfg->oif = 0;
 		}
 		k = cfg_to_key(cfg, &key, err, errlen);
 		if (k < 0) {
 			e = k;
-			goto out_restore;
+			goto out_revert;
 		}
 		if (k == 0) {
 			cfg->mark = 0;
@@ -650,33 +662,39 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 				e = -errno;
 				seterr(err, errlen, "%s", e == -ENOSPC
 				       ? "too many next-hop contexts" : "out of memory");
-				goto out_restore;
+				goto out_revert;
 			}
 		}
 		/* Install new contexts; re-ensure existing ones once per sync
 		 * (repairs routes flushed when their interface went down). */
-		if (!c->used) {
+		if (!c->pending) {
 			e = ctx_install(n, c, err, errlen);
 			if (e < 0)
-				goto out_restore;
-			c->used = true;
+				goto out_revert;
+			c->pending = true;
 		}
 		cfg->mark = ctx_mark(n, c);
 	}
-	free(was_used);
+	if (!n->committed_once) {
+		/* The start-up config: running as soon as it is published,
+		 * whether or not the caller calls gc afterwards. */
+		for (i = 0; i < n->nctx; i++)
+			n->ctx[i].committed = n->ctx[i].pending;
+		n->committed_once = true;
+	}
 	return 0;
 
-out_restore:
+out_revert:
 	/* Contexts are only appended during a sync: those past @old are new
-	 * and nothing published uses them, so they go now; the old ones get
-	 * their previous state back. */
+	 * and nothing published uses them, so they go now.  The others want
+	 * what the running (committed) config wants, so that a gc after this
+	 * failure keeps exactly that. */
 	while (n->nctx > old) {
 		ctx_uninstall(n, &n->ctx[n->nctx - 1]);
 		n->nctx--;
 	}
 	for (i = 0; i < old; i++)
-		n->ctx[i].used = was_used[i];
-	free(was_used);
+		n->ctx[i].pending = n->ctx[i].committed;
 	return e;
 }
 
@@ -685,10 +703,34 @@ int srv6_nhctx_gc(struct srv6_nhctx *n)
 	int removed = 0, ret = 0;
 	size_t i = 0;
 
+	n->committed_once = true;
 	while (i < n->nctx) {
 		int e;
 
-		if (n->ctx[i].used) {
+		if (n->ctx[i].pending) {
+			n->ctx[i].committed = true;
+			i++;
+			continue;
+		}
+		e = ctx_uninstall(n, &n->ctx[i]);
+		if (e < 0 && !ret)
+			ret = e;
+		ctx_drop(n, i);
+		removed++;
+	}
+	return ret < 0 ? ret : removed;
+}
+
+int srv6_nhctx_abort(struct srv6_nhctx *n)
+{
+	int removed = 0, ret = 0;
+	size_t i = 0;
+
+	while (i < n->nctx) {
+		int e;
+
+		if (n->ctx[i].committed) {
+			n->ctx[i].pending = true;
 			i++;
 			continue;
 		}

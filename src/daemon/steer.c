@@ -525,7 +525,10 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 		return e;
 	if (cfg->npol4)
 		return install_family(cfg, AF_INET, err, errlen);
-	return remove_family(AF_INET, err, errlen);
+	/* No IPv4 policies: a leftover IPv4 chain goes; no iptables at all is
+	 * fine then. */
+	e = remove_family(AF_INET, err, errlen);
+	return e == -ENOENT ? 0 : e;
 }
 
 int srv6_steer_remove(char *err, size_t errlen)
@@ -535,6 +538,8 @@ int srv6_steer_remove(char *err, size_t errlen)
 
 	e6 = remove_family(AF_INET6, err, errlen);
 	e4 = remove_family(AF_INET, err4, sizeof(err4));
+	if (e4 == -ENOENT) /* no iptables: nothing of ours can be there */
+		e4 = 0;
 	if (e6 < 0)
 		return e6;
 	if (e4 < 0)

@@ -158,7 +158,7 @@ hexdiff() {
 
 # ---- srv6d --------------------------------------------------------------
 # srv6d_start CONF STATS LOG: run srv6d in rtr; wait until its steering rules
-# and its queue exist.  Returns 1 (and prints the log) if it died or timed out.
+# (unless the conf says "steer none") and its queue exist.  Returns 1 (and prints the log) if it died or timed out.
 srv6d_start() {
 	SRV6D_CONF=$1 SRV6D_STATS=$2 SRV6D_LOG=$3 SRV6D_RC=
 	ip netns exec "$NS_RTR" "$SRV6D" -f -c "$1" -s "$2" >"$3" 2>&1 &
@@ -172,8 +172,10 @@ srv6d_start() {
 srv6d_alive() { [ -n "$SRV6D_PID" ] && kill -0 "$SRV6D_PID" 2>/dev/null; }
 srv6d_ready() {
 	srv6d_alive || return 2
-	in_rtr ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE &&
-		in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q .
+	if ! grep -Eq '^[[:space:]]*steer[[:space:]]+none' "$SRV6D_CONF"; then
+		in_rtr ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE || return 1
+	fi
+	in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q .
 }
 # srv6d_stop [SIGNAL]: signal srv6d (TERM) and wait up to 10 s; sets SRV6D_RC
 # (the exit status, 255 if it had to be killed); returns 0 if it exited 0.
@@ -202,14 +204,20 @@ stats_stable() {
 	local a; a=$(cat "$SRV6D_STATS"); sleep 0.05
 	[ "$a" = "$(cat "$SRV6D_STATS")" ]
 }
-# counter SID FIELD: a value from the stats file.  FIELD is packets, bytes,
-# errors or a drop reason name; prints 0 when the SID or the reason is absent.
+# counter SID|PREFIX FIELD: a value from the stats file, whose lines are
+#   SID action packets bytes errors reason=count...
+#   route PREFIX mode packets bytes errors reason=count...
+# FIELD is packets, bytes, errors or a drop reason name; prints 0 when the SID
+# or the reason is absent.
 counter() {
 	awk -v sid="$1" -v f="$2" '
-		$1 == sid || $1 == sid "/128" {
-			if (f == "packets") v = $3; else if (f == "bytes") v = $4;
-			else if (f == "errors") v = $5;
-			else for (i = 6; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) v = kv[2]; }
+		$1 == sid || $1 == sid "/128" { o = 0; hit = 1 }
+		$1 == "route" && $2 == sid { o = 1; hit = 1 }
+		hit {
+			if (f == "packets") v = $(3 + o); else if (f == "bytes") v = $(4 + o);
+			else if (f == "errors") v = $(5 + o);
+			else for (i = 6 + o; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) v = kv[2]; }
+			hit = 0
 		}
 		END { print v + 0 }' "$SRV6D_STATS" 2>/dev/null || echo 0
 }
@@ -219,6 +227,7 @@ queue_total() { in_rtr awk '{s += $3} END {print s + 0}' /proc/net/netfilter/nfn
 
 # ---- cleanup --------------------------------------------------------------
 cleanup() {
+	[ -n "${STREAM_PID:-}" ] && kill "$STREAM_PID" 2>/dev/null
 	if [ -n "$SRV6D_PID" ]; then kill -TERM "$SRV6D_PID" 2>/dev/null
 		wait_until 5 srv6d_gone || kill -KILL "$SRV6D_PID" 2>/dev/null
 	fi

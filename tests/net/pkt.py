@@ -19,7 +19,8 @@ briefly at the end so that duplicates are seen too.
   pkt.py [common] send (--case CASE... | --hex HEX...) [--expect-each N] [--decode]
       prints "RX <case> <input-index> <hex>" per captured packet (case "hex"
       for --hex); with --decode also
-      "IC <case> <idx> <src> <type> <code> <pointer> quote=<0|1>" for ICMPv6
+      "IC <case> <idx> <src> <type> <code> <pointer> quote=<0|1>" for ICMPv6;
+      with --describe "TD/RD <case> <idx> <headers>" for what was sent/received
   pkt.py [common] stream --dst SID --count N --rate PPS [--mark-at K FILE]
       End traffic (SRH [2001:db8:aa::1, SID], SL=1, inner IPv6 carrying a
       sequence number); prints "sent N received M dups D capdrops C"
@@ -169,6 +170,30 @@ def cases():
     return c
 
 
+def describe(raw):
+    """One line naming each header of an IPv6 packet (the demo prints it)."""
+    from scapy.layers.inet6 import ICMPv6EchoReply, _ICMPv6Error
+    parts, p = [], IPv6(raw)
+    while p is not None and p.__class__.__name__ not in ("NoPayload", "Raw", "Padding"):
+        if isinstance(p, IPv6):
+            parts.append("IPv6 %s > %s hlim %d" % (p.src, p.dst, p.hlim))
+        elif isinstance(p, IPv6ExtHdrSegmentRouting):
+            parts.append("SRH SL=%d [%s]" % (p.segleft, ", ".join(p.addresses)))
+        elif isinstance(p, ICMPv6EchoRequest):
+            parts.append("ICMPv6 echo-request seq %d" % p.seq)
+        elif isinstance(p, ICMPv6EchoReply):
+            parts.append("ICMPv6 echo-reply seq %d" % p.seq)
+        elif isinstance(p, UDP):
+            parts.append("UDP %d > %d" % (p.sport, p.dport))
+        elif isinstance(p, _ICMPv6Error):
+            parts.append("ICMPv6 type %d code %d" % (p.type, p.code))
+            break
+        else:
+            parts.append(p.__class__.__name__)
+        p = p.payload
+    return " | ".join(parts)
+
+
 def build(name):
     return [bytes(p) for p in cases()[name]]
 
@@ -265,6 +290,9 @@ def decode_icmp(ip6, sent):
     if ip6[6] != 58 or len(ip6) < 48:
         return None
     t, c = ip6[40], ip6[41]
+    plen = struct.unpack("!H", sent[4:6])[0]
+    if plen:  # the receiver trims bytes beyond Payload Length
+        sent = sent[:40 + plen]
     word = struct.unpack("!I", ip6[44:48])[0]
     quote = ip6[48:]
     if t < 128:  # error: the invoking packet, possibly truncated
@@ -284,6 +312,8 @@ def cmd_send(a, batches):
     for name, inputs in batches:
         out = []
         for i, p in enumerate(inputs):
+            if a.describe:
+                print("TD %s %d %s" % (name, i, describe(p)))
             tx.send(eth + p)
             got = []
             t = time.monotonic()
@@ -296,6 +326,8 @@ def cmd_send(a, batches):
         out += [(len(inputs) - 1, g) for g in got]
         for i, g in out:
             print("RX %s %d %s" % (name, i, g.hex()))
+            if a.describe:
+                print("RD %s %d %s" % (name, i, describe(g)))
             if a.decode:
                 d = decode_icmp(g, inputs[i])
                 if d:
@@ -376,6 +408,7 @@ def main():
     g.add_argument("--hex", nargs="+")
     s.add_argument("--expect-each", type=int, default=1)
     s.add_argument("--decode", action="store_true")
+    s.add_argument("--describe", action="store_true")
     st = sub.add_parser("stream")
     st.add_argument("--dst", required=True)
     st.add_argument("--count", type=int, required=True)

@@ -56,8 +56,8 @@ while time.time() < end:
     icmp[2:4] = b"\0\0"
     calc = in6_chksum(58, ip, bytes(icmp))
     ok = int.from_bytes(got, "big") == calc
-    print("IC %s %s %d %d %s %s %s" % (ip.src, ip.dst, icmp[0], icmp[1], icmp[4:8].hex(),
-          "csum-ok" if ok else "csum-bad", bytes(icmp[8:]).hex()), flush=True)
+    print("IC %s %s %d %d %s %s tc=%d %s" % (ip.src, ip.dst, icmp[0], icmp[1], icmp[4:8].hex(),
+          "csum-ok" if ok else "csum-bad", ip.tc, bytes(icmp[8:]).hex()), flush=True)
 EOF
 
 # capture SECONDS CMD...: run CMD in rtr while capturing in src; the tool's
@@ -79,21 +79,23 @@ check "the SID is not a local address of rtr" \
 capture 1.5 "$TOOL" $SRC_ADDR $SID 4 0 40 1
 check "icmp_tool: 1 Parameter Problem sent ($(cat "$TMPD/tool"))" grep -qx "sent 1 limited 0 error 0" "$TMPD/tool"
 line=$(grep "^IC " "$TMPD/cap" | head -1)
-read -r _ s d ty co ptr cs quote <<<"$line"
+read -r _ s d ty co ptr cs tc quote <<<"$line"
 check "PP arrives at src from the SID $SID ($s -> $d)" test "${s:-}" = $SID -a "${d:-}" = $SRC_ADDR
 check "PP type 4 code 0 pointer 40 ($ty/$co/$ptr)" test "${ty:-}/${co:-}/${ptr:-}" = "4/0/00000028"
 check "PP checksum is correct (scapy recomputed)" test "${cs:-}" = csum-ok
+check "PP has traffic class 0 ($tc)" test "${tc:-}" = tc=0
 check "PP quotes the invoking packet (IPv6 header src -> SID, UDP)" \
 	test "${quote:0:16}" = "6000000000281140" -a "${quote:16:32}" = "20010db8000100000000000000000001" \
 	-a "${quote:48:32}" = "20010db800ff00000000000000000001" -a "${#quote}" -eq $(( (40 + 40) * 2 ))
 
 # ---- Echo Reply ----
-capture 1.5 "$TOOL" $SRC_ADDR $SID 129 0 0 1
+capture 1.5 "$TOOL" $SRC_ADDR $SID 129 0 0 1 0 0xb8
 line=$(grep "^IC " "$TMPD/cap" | head -1)
-read -r _ s d ty co idseq cs data <<<"$line"
+read -r _ s d ty co idseq cs tc data <<<"$line"
 check "Echo Reply from the SID, type 129, id 0x1234 seq 7 ($s $ty $idseq)" \
 	test "${s:-}/${ty:-}/${idseq:-}" = "$SID/129/12340007"
 check "Echo Reply checksum is correct" test "${cs:-}" = csum-ok
+check "Echo Reply keeps the request's traffic class 0xb8 ($tc)" test "${tc:-}" = tc=184
 check "Echo Reply echoes the data" test "${data:-}" = "$(printf 'abcdefghijklmnopqrstuvwxyzabcdef' | od -An -tx1 | tr -d ' \n')"
 
 # ---- rate limits (the kernel's: ratelimit 1000 ms, route /64 -> 250 ms, burst 6) ----
@@ -102,6 +104,19 @@ capture 1.5 "$TOOL" $SRC_ADDR $SID 4 0 40 20
 check "per-destination burst: 20 errors back to back -> 6 sent, 14 limited ($(cat "$TMPD/tool"))" \
 	grep -qx "sent 6 limited 14 error 0" "$TMPD/tool"
 check "exactly 6 Parameter Problems arrive ($(ncap 4))" test "$(ncap 4)" -eq 6
+# the per-destination timeout depends on the route to the destination, as
+# in icmpv6_xrlim_allow(): /64 -> 1000 >> 2 = 250 ms, a /128 -> 1000 ms
+out=$(in_rtr "$TOOL" $SRC_ADDR $SID 4 0 40 20+2@320)
+check "route /64: 320 ms after the burst one more error is allowed ($out)" \
+	test "$out" = "sent 7 limited 15 error 0"
+in_rtr ip -6 route add $SRC_ADDR/128 dev "$RTR_IF_SRC"
+out=$(in_rtr "$TOOL" $SRC_ADDR $SID 4 0 40 20+2@320)
+check "route /128: 320 ms after the burst still limited ($out)" \
+	test "$out" = "sent 6 limited 16 error 0"
+in_rtr ip -6 route del $SRC_ADDR/128 dev "$RTR_IF_SRC"
+out=$(in_rtr "$TOOL" $RTR_ADDR_SRC $SID 4 0 40 20)
+check "local destination (loopback route): not limited ($out)" \
+	test "$out" = "sent 20 limited 0 error 0"
 capture 1.5 "$TOOL" $SRC_ADDR $SID 129 0 0 200
 check "Echo Replies are not rate limited: 200 sent ($(cat "$TMPD/tool"))" \
 	grep -qx "sent 200 limited 0 error 0" "$TMPD/tool"

@@ -246,6 +246,29 @@ nh_cmd gc
 check "failed syncs leave nothing behind and keep the old contexts ($REPLY_LINE)" \
 	test "$REPLY_LINE" = "ok 0" -a "$before" = "$(rules6; rules4)"
 
+# a reload whose sync succeeded but whose publish failed, then a reload whose
+# sync failed, then gc (srv6d's error path): the running config's contexts stay
+nh_cmd sync "End.T table 100" end            # B: "sync ok, publish failed"
+M_B=${MARKS[0]:-}
+nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth9" end   # C: fails
+nh_cmd gc
+check "gc after [sync ok, publish failed][sync failed] removes only B's context ($REPLY_LINE)" \
+	test "$REPLY_LINE" = "ok 1" -a "$before" = "$(rules6; rules4)"
+check "... and B's rule is gone" \
+	bash -c "! ip netns exec $NS_RTR ip -6 rule show | grep -q 'fwmark $M_B '"
+send_marked "$M_X"
+check "... and the running End.X context still forwards (nh1 $AT1, nh2 $AT2)" \
+	test "${AT1:-0}" -ge 5 -a "${AT2:-0}" -eq 0
+
+# abort: a synced config that will not be published goes, the running stays
+nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" "End.DX6 nh6 2001:db8:3::2" "End.T table 100" end
+M_B=${MARKS[2]:-}
+nh_cmd abort
+check "abort removes the unpublished sync's new context ($REPLY_LINE)" \
+	test "$REPLY_LINE" = "ok 1" -a "$before" = "$(rules6; rules4)"
+nh_cmd gc
+check "gc after abort removes nothing ($REPLY_LINE)" test "$REPLY_LINE" = "ok 0"
+
 # ---- (b) close ----
 nh_cmd close
 nh_wait_exit

@@ -32,7 +32,7 @@ topo_create || { echo "cannot create the topology"; exit 1; }
 TUNSRC=$RTR_ADDR_SRC   # not the address source selection would pick (2::1)
 D=$RTR_IF_DST
 
-# name | pkt.py case | kernel route (ip -6 route add ...) | srv6d conf line | stats SID
+# name | pkt.py case | kernel route (ip -6 route add ...) | srv6d conf line | stats SID/prefix
 CASES=(
 "End|end|2001:db8:ff::1 encap seg6local action End dev $D|sid 2001:db8:ff::1 action End|2001:db8:ff::1"
 "End flavors psp|end-psp|2001:db8:ff::2 encap seg6local action End flavors psp dev $D|sid 2001:db8:ff::2 action End flavors psp|2001:db8:ff::2"
@@ -45,8 +45,8 @@ CASES=(
 "End.B6.Encaps|end-b6-encaps|2001:db8:ff::8 encap seg6local action End.B6.Encaps srh segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|sid 2001:db8:ff::8 action End.B6.Encaps srh segs 2001:db8:aa::1,2001:db8:aa::2|2001:db8:ff::8"
 "End next-csid|end-csid|2001:db8:100::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $D|sid 2001:db8:100::/48 action End flavors next-csid lblen 32 nflen 16|2001:db8:100::/48"
 "End.X next-csid|end-x-csid|2001:db8:101::/48 encap seg6local action End.X nh6 $DST_ADDR oif $D flavors next-csid lblen 32 nflen 16 dev $D|sid 2001:db8:101::/48 action End.X nh6 $DST_ADDR oif $D flavors next-csid lblen 32 nflen 16|2001:db8:101::/48"
-"policy encap|policy-encap|2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2|"
-"policy inline|policy-inline|2001:db8:98::/64 encap seg6 mode inline segs 2001:db8:aa::1 dev $D|route 2001:db8:98::/64 encap seg6 mode inline segs 2001:db8:aa::1|"
+"policy encap|policy-encap|2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2|2001:db8:99::/64"
+"policy inline|policy-inline|2001:db8:98::/64 encap seg6 mode inline segs 2001:db8:aa::1 dev $D|route 2001:db8:98::/64 encap seg6 mode inline segs 2001:db8:aa::1|2001:db8:98::/64"
 )
 
 field() { local IFS='|'; local -a f; read -ra f <<<"$1"; echo "${f[$2]:-}"; }
@@ -160,7 +160,7 @@ run_phase() {
 				ok "$name counters (packets=$p errors=0)"
 			else
 				fail "$name counters" "want packets=$n errors=0, stats say packets=$p errors=$e:" \
-					"$(grep -F "$sid " "$SRV6D_STATS")"
+					"$(grep -F " $sid " "$SRV6D_STATS"; grep -F "$sid " "$SRV6D_STATS")"
 			fi
 		done
 	else

@@ -135,7 +135,6 @@ for i in range(int(sys.argv[2])): s.sendto(b"steer", (sys.argv[1], 9))' "$1" "$2
 	sleep 0.2
 	in_dst ip6tables -t raw -L PREROUTING -vnx | awk '/2001:db8:ff::\/64/ {print $1; exit}'
 }
-queued_total() { in_rtr awk '{s += $6} END {print s + 0}' /proc/net/netfilter/nfnetlink_queue 2>/dev/null || echo 0; }
 
 n=$(udp_to 2001:db8:ff::1 5)
 check "no steering: packets to the SID are routed to dst ($n)" test "${n:-0}" -eq 5

@@ -64,7 +64,7 @@ fi
 # ---- 1. SIGTERM under traffic ------------------------------------------------
 write_conf
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
-	stream 4000 2000 1500 "$TMPD/mark1"
+	stream 6000 2000 1500 "$TMPD/mark1"
 	wait_until 10 test -e "$TMPD/mark1"
 	srv6d_stop TERM; rc=$SRV6D_RC
 	stream_result
@@ -79,9 +79,34 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
 	check "no duplicate verdicts ($DUPS duplicates at dst)" [ "$DUPS" -eq 0 ]
 	check "every packet accounted: $SENT sent = $RECV at dst + $e srv6d drops + $m after rule removal" \
 		[ "$SENT" -eq $((RECV + e + m)) ]
-	check "srv6d counted every packet it took ($p = $RECV + $e)" [ "$p" -eq $((RECV + e)) ]
+	check "srv6d counted every packet it forwarded (packets $p = $RECV at dst)" [ "$p" -eq "$RECV" ]
 else
 	fail "SIGTERM under traffic" "srv6d did not start"
+fi
+
+# ---- 1b. SIGTERM with a backlog in the kernel queue ---------------------------
+# srv6d is stopped (SIGSTOP) while 300 packets queue up, then gets SIGTERM and
+# SIGCONT: everything queued must still get a verdict (forwarded or counted),
+# none may be left for the kernel to flush (dropped uncounted) at unbind.
+in_rtr ip6tables -t mangle -Z PREROUTING
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+	kill -STOP "$SRV6D_PID"
+	pkt --cap-ns "$NS_DST" --timeout 6 stream --dst $SID --count 300 --rate 3000 \
+		>"$TMPD/stream" 2>&1 &
+	STREAM_PID=$!
+	wait_until 5 eval '[ "$(queue_total)" -ge 300 ]'
+	backlog=$(queue_total)
+	kill -TERM "$SRV6D_PID"; kill -CONT "$SRV6D_PID"
+	srv6d_stop TERM; rc=$SRV6D_RC
+	stream_result
+	p=$(counter $SID packets) e=$(counter $SID errors) m=$(mangle_count)
+	echo "# backlog $backlog; sent $SENT, at dst $RECV, srv6d packets $p errors $e, bypassed $m"
+	check "backlog of $backlog queued packets before SIGTERM" [ "$backlog" -eq 300 ]
+	check "srv6d exits 0 on SIGTERM with a backlog (rc=$rc)" [ "$rc" -eq 0 ]
+	check "backlog accounted: $SENT sent = $RECV at dst + $e srv6d drops + $m bypassed" \
+		[ "$SENT" -eq $((RECV + e + m)) ]
+else
+	fail "SIGTERM with a backlog" "srv6d did not start"
 fi
 
 # ---- 2. SIGHUP under traffic, then a broken conf ------------------------------

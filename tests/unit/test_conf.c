@@ -789,17 +789,23 @@ static void test_words_and_format(void **state)
 
 	/* routes */
 	{
-		char *rv[] = { "2001:db8:99::/64", "encap", "seg6", "mode", "l2encap.red",
+		char *rv[] = { "2001:db8:99::/64", "encap", "seg6", "mode", "encap.red",
+			       "segs", "2001:db8:ff::1" };
+		char *l2[] = { "2001:db8:99::/64", "encap", "seg6", "mode", "l2encap.red",
 			       "segs", "2001:db8:ff::1" };
 
 		assert_int_equal(srv6_route_parse_words(7, rv, &r, err, sizeof(err)), 0);
 		assert_int_equal(r.line, 0);
 		assert_int_equal(srv6_route_format(buf, sizeof(buf), &r),
-				 strlen("route 2001:db8:99::/64 encap seg6 mode l2encap.red "
+				 strlen("route 2001:db8:99::/64 encap seg6 mode encap.red "
 					"segs 2001:db8:ff::1"));
-		assert_string_equal(buf, "route 2001:db8:99::/64 encap seg6 mode l2encap.red "
+		assert_string_equal(buf, "route 2001:db8:99::/64 encap seg6 mode encap.red "
 					 "segs 2001:db8:ff::1");
 		roundtrip_route(&r);
+		/* L2 modes need an Ethernet header NFQUEUE does not carry */
+		assert_int_equal(srv6_route_parse_words(7, l2, &r, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "mode \"l2encap.red\" is not supported on routes "
+					 "(NFQUEUE carries no Ethernet header)");
 	}
 }
 

@@ -2,18 +2,21 @@
 /*
  * icmp_tool - drive src/daemon/icmp_tx.c from a namespace test.
  *
- *   icmp_tool SRC DST TYPE CODE POINTER COUNT [IFINDEX]
+ *   icmp_tool SRC DST TYPE CODE POINTER COUNT [IFINDEX [TCLASS]]
  *
  * Builds an invoking packet SRC -> DST (DST is the SID the answer comes
  * from): an ICMPv6 Echo Request when TYPE is 129 (Echo Reply), a UDP
- * datagram otherwise; asks srv6_icmp_tx_send_if() COUNT times, back to back,
- * and prints "sent N limited N error N" (error: the first errno name too).
+ * datagram otherwise, with traffic class TCLASS; asks srv6_icmp_tx_send_if()
+ * COUNT times back to back, and prints "sent N limited N error N" (error: the
+ * first errno name too).  COUNT may be N+M@MS: N sends, a pause of MS ms,
+ * then M more, all on the same sender (rate limiter state).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "srv6d/icmp_tx.h"
 
@@ -22,12 +25,12 @@ int main(int argc, char **argv)
 	uint8_t pkt[40 + 8 + 32] = { 0 };
 	struct srv6_icmp ic = { 0 };
 	struct srv6_icmp_tx *t;
-	unsigned long count, sent = 0, limited = 0, errors = 0;
+	unsigned long count, count2 = 0, pause_ms = 0, sent = 0, limited = 0, errors = 0;
 	int first_err = 0, ifindex = 0;
 	char err[256];
 
 	if (argc < 7) {
-		fprintf(stderr, "usage: icmp_tool SRC DST TYPE CODE POINTER COUNT [IFINDEX]\n");
+		fprintf(stderr, "usage: icmp_tool SRC DST TYPE CODE POINTER COUNT [IFINDEX [TCLASS]]\n");
 		return 2;
 	}
 	pkt[0] = 0x60;
@@ -39,9 +42,27 @@ int main(int argc, char **argv)
 	ic.type = (uint8_t)strtoul(argv[3], NULL, 0);
 	ic.code = (uint8_t)strtoul(argv[4], NULL, 0);
 	ic.pointer = (uint32_t)strtoul(argv[5], NULL, 0);
-	count = strtoul(argv[6], NULL, 0);
+	{
+		char *end;
+
+		count = strtoul(argv[6], &end, 0);
+		if (*end == '+') {
+			count2 = strtoul(end + 1, &end, 0);
+			if (*end != '@')
+				return 2;
+			pause_ms = strtoul(end + 1, &end, 0);
+		}
+		if (*end)
+			return 2;
+	}
 	if (argc > 7)
 		ifindex = atoi(argv[7]);
+	if (argc > 8) {
+		unsigned int tc = (unsigned int)strtoul(argv[8], NULL, 0) & 0xff;
+
+		pkt[0] |= (uint8_t)(tc >> 4);
+		pkt[1] = (uint8_t)(tc << 4);
+	}
 	if (ic.type == 129) {
 		pkt[6] = 58;           /* Echo Request, id 0x1234, seq 7 */
 		pkt[40] = 128;
@@ -59,8 +80,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", err);
 		return 1;
 	}
-	for (unsigned long i = 0; i < count; i++) {
-		int e = srv6_icmp_tx_send_if(t, &ic, pkt, sizeof(pkt), ifindex);
+	for (unsigned long i = 0; i < count + count2; i++) {
+		int e;
+
+		if (i == count && pause_ms) {
+			struct timespec ts = { (time_t)(pause_ms / 1000), (long)(pause_ms % 1000) * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		e = srv6_icmp_tx_send_if(t, &ic, pkt, sizeof(pkt), ifindex);
 
 		if (e == 0)
 			sent++;

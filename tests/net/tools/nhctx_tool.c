@@ -9,6 +9,7 @@
  *                   ACTION [nh6 A] [nh4 A] [oif IF] [table N] [vrftable N]
  *                   -> "mark 0x..." per SID, then "ok" or "err MESSAGE"
  *   gc              -> "ok N" (contexts removed) or "err ..."
+ *   abort           srv6_nhctx_abort(): "ok N" or "err ..."
  *   count           -> "count N"
  *   close           srv6_nhctx_close(), "ok", exit 0
  *   crash           exit without cleaning up (what a crashed srv6d leaves)
@@ -123,6 +124,13 @@ int main(int argc, char **argv)
 			printf("ok\n");
 		} else if (!strcmp(line, "gc")) {
 			int r = srv6_nhctx_gc(n);
+
+			if (r < 0)
+				printf("err %s\n", strerror(-r));
+			else
+				printf("ok %d\n", r);
+		} else if (!strcmp(line, "abort")) {
+			int r = srv6_nhctx_abort(n);
 
 			if (r < 0)
 				printf("err %s\n", strerror(-r));

@@ -219,6 +219,15 @@ sid("end_sl255", pin, None, "icmp", (4, 0, 43), action="End")
 # Last Entry > max_LE (hdrlen 6 -> max_LE 2; LE 3)
 pin = outer(SID, 43) / srh(travel, sl=1, le=3) / Raw(I6)
 sid("end_le_gt_max", pin, None, "icmp", (4, 0, 43), action="End")
+# hop limit is checked before the SRH (S05 before S09) ...
+pin = outer(SID, 43, hlim=1) / srh(travel, sl=4, le=2) / Raw(I6)
+sid("end_hlim1_sl_le2", pin, None, "icmp", (3, 0, 0), action="End")
+# ... but not by the decapsulating behaviors, which have no S05
+sid("dt6_hlim1_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6",
+    table=1)
+# SL 0 with Last Entry > max_LE: srv6d reports the SRH (docs/BEHAVIORS.md)
+pin = outer(SID, 43) / srh(travel, sl=0, le=3) / Raw(I6)
+sid("end_sl0_le_gt_max", pin, None, "icmp", (4, 0, 43), action="End")
 # behind hop-by-hop: the pointer counts from the IPv6 header
 pin = (outer(SID, 0) / IPv6ExtHdrHopByHop(nh=43) / srh(travel, sl=4, le=2) /
        Raw(I6))
@@ -349,6 +358,13 @@ for lb, nf in ((32, 16), (48, 16), (64, 16), (16, 16), (40, 24), (16, 32),
     pin = outer(da, 41, hlim=1) / Raw(I6)
     sid("csid_%d_%d_hlim1" % (lb, nf), pin, None, "icmp", (3, 0, 0),
         action="End", **fl)
+# a non-zero argument is consumed before the SRH is validated (RFC 9800
+# S01; end_next_csid_core() never looks at the SRH)
+da = "2001:db8:100:200:300::"
+pin = outer(da, 43) / srh([da, S2], sl=5, le=1) / Raw(I6)
+pout = outer("2001:db8:200:300::", 43) / srh([da, S2], sl=5, le=1) / Raw(I6)
+sid("csid_arg_bad_srh", pin, pout, "forward6", action="End",
+    flavors="next-csid")
 # lblen + nflen = 128: no argument, always regular End
 da = "2001:db8:1234:5678:9abc:def0:1122:3344"
 pin = outer(da, 43) / srh([da, S2], sl=1) / Raw(I6)
@@ -358,10 +374,15 @@ sid("csid_64_64_noarg", pin, pout, "forward6", action="End",
 # NEXT-C-SID + PSP (RFC 9800 §4.1.3: PSP unchanged): argument zero at the
 # penultimate SID pops the SRH
 da0 = "2001:db8:100::"
+# The kernel accepts "flavors psp,next-csid" on End but its
+# end_next_csid_core() falls back to input_action_end_core(), which never
+# pops: a documented deviation (docs/BEHAVIORS.md).  kout= is what the
+# kernel does, for tests/net/test_seg6_vectors.sh.
 pin = outer(da0, 43) / srh([da0, S2], sl=1) / Raw(I6)
 pout = outer(S2, 41) / Raw(I6)
+kout = outer(S2, 43) / srh([da0, S2], sl=0) / Raw(I6)
 sid("csid_psp_arg0_pop", pin, pout, "forward6", action="End",
-    flavors="psp,next-csid")
+    flavors="psp,next-csid", kout=bytes(kout).hex())
 da = "2001:db8:100:200:300::"
 pin = outer(da, 43) / srh([da, S2], sl=1) / Raw(I6)
 pout = outer("2001:db8:200:300::", 43) / srh([da, S2], sl=1) / Raw(I6)

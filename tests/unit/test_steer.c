@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_steer.c - srv6_steer_format() (src/daemon/steer.c): the rule text
+ * srv6d installs and prints for `steer none`.  Installing for real is
+ * tests/net/test_steer.sh.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "srv6d/steer.h"
+
+static struct in6_addr a6(const char *s)
+{
+	struct in6_addr a;
+
+	assert_int_equal(inet_pton(AF_INET6, s, &a), 1);
+	return a;
+}
+
+static struct in_addr a4(const char *s)
+{
+	struct in_addr a;
+
+	assert_int_equal(inet_pton(AF_INET, s, &a), 1);
+	return a;
+}
+
+static void format_ok(const struct srv6_steer_cfg *c, int family, const char *want)
+{
+	char buf[2048];
+	int n = srv6_steer_format(c, family, buf, sizeof(buf));
+
+	assert_int_equal(n, (int)strlen(want));
+	assert_string_equal(buf, want);
+}
+
+static void test_single_queue(void **state)
+{
+	struct in6_addr sids[] = { a6("2001:db8:ff::1") };
+	uint8_t pl[] = { 128 };
+	struct srv6_steer_cfg c = { .queue_first = 4, .queue_last = 4,
+				    .sid_prefixes = sids, .sid_plens = pl, .nsids = 1 };
+
+	format_ok(&c, AF_INET6,
+		  "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		  "-A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-num 4\nCOMMIT\n");
+	c.fail_open = true;
+	c.cpu_fanout = true; /* meaningless with one queue: not printed */
+	format_ok(&c, AF_INET6,
+		  "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		  "-A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-num 4 --queue-bypass\nCOMMIT\n");
+}
+
+static void test_balance_and_policies(void **state)
+{
+	struct in6_addr sids[] = { a6("2001:db8:ff::1"), a6("2001:db8:100:abcd::") };
+	uint8_t spl[] = { 128, 48 };
+	struct in6_addr p6[] = { a6("2001:db8:99::") };
+	uint8_t p6l[] = { 64 };
+	struct in_addr p4[] = { a4("10.1.2.3"), a4("0.0.0.0") };
+	uint8_t p4l[] = { 16, 0 };
+	struct srv6_steer_cfg c = { .queue_first = 0, .queue_last = 3, .fail_open = true,
+				    .cpu_fanout = true, .sid_prefixes = sids, .sid_plens = spl,
+				    .nsids = 2, .pol6 = p6, .pol6_plens = p6l, .npol6 = 1,
+				    .pol4 = p4, .pol4_plens = p4l, .npol4 = 2 };
+	const char *t = "-j NFQUEUE --queue-balance 0:3 --queue-cpu-fanout --queue-bypass\n";
+	char want[1024];
+
+	snprintf(want, sizeof(want),
+		 "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		 "-A SRV6D -d 2001:db8:ff::1/128 %s"
+		 "-A SRV6D -d 2001:db8:100::/48 %s"   /* host bits masked */
+		 "-A SRV6D -d 2001:db8:99::/64 %sCOMMIT\n", t, t, t);
+	format_ok(&c, AF_INET6, want);
+	snprintf(want, sizeof(want),
+		 "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		 "-A SRV6D -d 10.1.0.0/16 %s-A SRV6D -d 0.0.0.0/0 %sCOMMIT\n", t, t);
+	format_ok(&c, AF_INET, want);
+}
+
+static void test_empty(void **state)
+{
+	struct srv6_steer_cfg c = { .queue_first = 0, .queue_last = 0 };
+
+	format_ok(&c, AF_INET6, "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\nCOMMIT\n");
+}
+
+static void test_truncation_like_snprintf(void **state)
+{
+	struct in6_addr sids[] = { a6("2001:db8:ff::1") };
+	uint8_t pl[] = { 128 };
+	struct srv6_steer_cfg c = { .sid_prefixes = sids, .sid_plens = pl, .nsids = 1 };
+	char full[512], small[16];
+	int n = srv6_steer_format(&c, AF_INET6, full, sizeof(full));
+
+	assert_true(n > (int)sizeof(small));
+	assert_int_equal(srv6_steer_format(&c, AF_INET6, small, sizeof(small)), n);
+	assert_int_equal(strlen(small), sizeof(small) - 1);
+	assert_memory_equal(small, full, sizeof(small) - 1);
+	assert_int_equal(srv6_steer_format(&c, AF_INET6, NULL, 0), n);
+}
+
+static void test_invalid(void **state)
+{
+	struct in6_addr sids[] = { a6("2001:db8:ff::1") };
+	uint8_t bad6[] = { 129 };
+	struct in_addr p4[] = { a4("10.0.0.0") };
+	uint8_t bad4[] = { 33 };
+	struct srv6_steer_cfg c = { .queue_first = 2, .queue_last = 1 };
+	char buf[256];
+
+	assert_int_equal(srv6_steer_format(&c, AF_INET6, buf, sizeof(buf)), -EINVAL);
+	c = (struct srv6_steer_cfg){ .queue_first = 0, .queue_last = 65536 };
+	assert_int_equal(srv6_steer_format(&c, AF_INET6, buf, sizeof(buf)), -EINVAL);
+	c = (struct srv6_steer_cfg){ .sid_prefixes = sids, .sid_plens = bad6, .nsids = 1 };
+	assert_int_equal(srv6_steer_format(&c, AF_INET6, buf, sizeof(buf)), -EINVAL);
+	c = (struct srv6_steer_cfg){ .pol4 = p4, .pol4_plens = bad4, .npol4 = 1 };
+	assert_int_equal(srv6_steer_format(&c, AF_INET, buf, sizeof(buf)), -EINVAL);
+	c = (struct srv6_steer_cfg){ 0 };
+	assert_int_equal(srv6_steer_format(&c, AF_PACKET, buf, sizeof(buf)), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_single_queue),
+		cmocka_unit_test(test_balance_and_policies),
+		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_truncation_like_snprintf),
+		cmocka_unit_test(test_invalid),
+	};
+
+	return cmocka_run_group_tests_name("steer", tests, NULL, NULL);
+}
