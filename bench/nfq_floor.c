@@ -3,12 +3,15 @@
  * nfq_floor - the floor of srv6d's design: a bare NFQUEUE consumer that
  * receives packets (recvmmsg, up to 64 per call) and accepts each one
  * unchanged (no payload in the verdict), 64 concatenated NFQNL_MSG_VERDICT
- * messages per sendmsg (or one per sendmsg with -1).  Same queue settings as
+ * messages per sendmsg (or one per sendmsg with -1).  With -p each verdict
+ * carries the packet back unchanged as its payload (an iovec pointing at the
+ * received bytes, as srv6d does): the floor of a design that rewrites every
+ * packet, which is what srv6d's End does.  Same queue settings as
  * srv6d (copy packet 0xffff, F_GSO off, fail-open off).  Self-contained on
  * purpose: it does not share srv6d's nfq.c, so it measures the NFQUEUE round
  * trip, not srv6d's implementation of it.
  *
- *   nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-c CPU] [-t SECONDS]
+ *   nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-p] [-c CPU] [-t SECONDS]
  *
  * Runs until SIGINT/SIGTERM (or -t), then prints
  *   packets N verdicts N sendmsgs N enobufs N
@@ -64,25 +67,27 @@ int main(int argc, char **argv)
 	static uint8_t vb[BATCH][64] __attribute__((aligned(8)));
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
 	struct mmsghdr mm[BATCH];
-	struct iovec rxiov[BATCH], txiov[BATCH];
+	static const uint8_t pad[4];
+	struct iovec rxiov[BATCH], txiov[BATCH * 3];
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	unsigned long long packets = 0, verdicts = 0, sendmsgs = 0, enobufs = 0;
-	unsigned int queue = 0, maxlen = 4096, per_send = BATCH, seconds = 0;
+	unsigned int queue = 0, maxlen = 4096, per_send = BATCH, seconds = 0, echo = 0;
 	int cpu = -1, opt, fd, rb = 16 << 20;
 	struct timeval tv = { .tv_usec = 200000 };
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	time_t end;
 
-	while ((opt = getopt(argc, argv, "q:m:1c:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "q:m:1pc:t:")) != -1) {
 		switch (opt) {
 		case 'q': queue = (unsigned int)atoi(optarg); break;
 		case 'm': maxlen = (unsigned int)atoi(optarg); break;
 		case '1': per_send = 1; break;
+		case 'p': echo = 1; break;
 		case 'c': cpu = atoi(optarg); break;
 		case 't': seconds = (unsigned int)atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-c CPU] [-t SECONDS]\n");
+			fprintf(stderr, "usage: nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-p] [-c CPU] [-t SECONDS]\n");
 			return 2;
 		}
 	}
@@ -133,7 +138,7 @@ int main(int argc, char **argv)
 	end = seconds ? time(NULL) + seconds : 0;
 
 	while (!stop && (!end || time(NULL) < end)) {
-		unsigned int nv = 0;
+		unsigned int nv = 0, niov = 0;
 		int n = recvmmsg(fd, mm, BATCH, MSG_WAITFORONE, NULL);
 
 		if (n < 0) {
@@ -158,24 +163,42 @@ int main(int argc, char **argv)
 				packets++;
 				v = nfq_nlmsg_put((char *)vb[nv], NFQNL_MSG_VERDICT, queue);
 				nfq_nlmsg_verdict_put(v, (int)ntohl(ph->packet_id), NF_ACCEPT);
-				txiov[nv].iov_base = v;
-				txiov[nv].iov_len = v->nlmsg_len;
+				if (echo && attr[NFQA_PAYLOAD]) {
+					struct nlattr *a = mnl_nlmsg_get_payload_tail(v);
+					uint16_t plen = mnl_attr_get_payload_len(attr[NFQA_PAYLOAD]);
+
+					a->nla_type = NFQA_PAYLOAD;
+					a->nla_len = (uint16_t)(MNL_ATTR_HDRLEN + plen);
+					v->nlmsg_len += MNL_ATTR_HDRLEN;
+					txiov[niov].iov_base = v;
+					txiov[niov++].iov_len = v->nlmsg_len;
+					txiov[niov].iov_base = mnl_attr_get_payload(attr[NFQA_PAYLOAD]);
+					txiov[niov++].iov_len = plen;
+					if (MNL_ALIGN(plen) != plen) {
+						txiov[niov].iov_base = (void *)pad;
+						txiov[niov++].iov_len = MNL_ALIGN(plen) - plen;
+					}
+					v->nlmsg_len += MNL_ALIGN(plen);
+				} else {
+					txiov[niov].iov_base = v;
+					txiov[niov++].iov_len = v->nlmsg_len;
+				}
 				nv++;
 				if (nv == per_send) {
 					struct msghdr mh = { .msg_name = &sa, .msg_namelen = sizeof(sa),
-							     .msg_iov = txiov, .msg_iovlen = nv };
+							     .msg_iov = txiov, .msg_iovlen = niov };
 
 					if (sendmsg(fd, &mh, 0) >= 0) {
 						sendmsgs++;
 						verdicts += nv;
 					}
-					nv = 0;
+					nv = niov = 0;
 				}
 			}
 		}
 		if (nv) {
 			struct msghdr mh = { .msg_name = &sa, .msg_namelen = sizeof(sa),
-					     .msg_iov = txiov, .msg_iovlen = nv };
+					     .msg_iov = txiov, .msg_iovlen = niov };
 
 			if (sendmsg(fd, &mh, 0) >= 0) {
 				sendmsgs++;

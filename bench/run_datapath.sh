@@ -3,8 +3,11 @@
 #
 # bench/run_datapath.sh - first datapath measurement: End throughput at
 # <= 0.5% loss for the kernel's seg6local End, the bare NFQUEUE floor
-# (bench/nfq_floor, 64 verdicts per sendmsg, and -1: one per sendmsg) and
-# srv6d End, measured in the same run on the same topology.
+# (bench/nfq_floor: accept without payload, 64 verdicts per sendmsg; floor1:
+# one verdict per sendmsg; floorp: 64 per sendmsg, each echoing the packet as
+# its payload, the floor of a design that rewrites packets) and srv6d End,
+# measured in the same run on the same topology.  With REPEAT=N the modes
+# run N times, interleaved, and the table shows each mode's median.
 #
 #   +-----------+          +-------------------------+          +-----------+
 #   | $NS_SRC   |          | $NS_RTR (forwarding=1)  |          | $NS_DST   |
@@ -17,7 +20,7 @@
 #   fc00:2::2)+UDP          (what the floor accepts unchanged)
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
-#   MODES: kernel floor floor1 srv6d (default: all four)
+#   MODES: kernel floor floor1 floorp srv6d (default: all five)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
 #   LOSS (max loss in percent, 0.5), OUT (also append the table to this file).
 set -u
@@ -27,7 +30,8 @@ case "$BUILD" in /*) ;; *) BUILD="$PWD/$BUILD" ;; esac
 DUR=${DUR:-2}
 PAYLOAD=${PAYLOAD:-64}
 LOSS=${LOSS:-0.5}
-MODES=${*:-kernel floor floor1 srv6d}
+REPEAT=${REPEAT:-1}
+MODES=${*:-kernel floor floor1 floorp srv6d}
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 4; }
 for t in ip ip6tables taskset; do
@@ -148,7 +152,7 @@ stop_bg() {
 	BGPID=
 }
 
-declare -A RES
+declare -A RES ALL
 run_mode() {
 	local m=$1
 	echo "== $m" >&2
@@ -158,10 +162,13 @@ run_mode() {
 		RES[$m]=$(search)
 		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
 		;;
-	floor|floor1)
+	floor|floor1|floorp)
 		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
-		if [ "$m" = floor ]; then start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1
-		else start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -1; fi
+		case $m in
+		floor)  start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 ;;
+		floor1) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -1 ;;
+		floorp) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -p ;;
+		esac
 		RES[$m]=$(search)
 		stop_bg
 		echo "    nfq_floor: $(cat "$TMPD/bg.out")" >&2
@@ -185,7 +192,16 @@ run_mode() {
 }
 
 setup
-for m in $MODES; do run_mode "$m"; done
+for ((rep = 1; rep <= REPEAT; rep++)); do
+	for m in $MODES; do
+		run_mode "$m"
+		ALL[$m]="${ALL[$m]:-}${ALL[$m]:+;}${RES[$m]}"
+	done
+done
+# median (by kpps) of each mode's repetitions
+for m in $MODES; do
+	RES[$m]=$(echo "${ALL[$m]}" | tr ';' '\n' | sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }')
+done
 
 {
 	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, load average $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -201,4 +217,7 @@ for m in $MODES; do run_mode "$m"; done
 			printf "%-8s %8.0f%s %7s %8s %8.1f %14s\n", m, v / 1000, g ? "+" : " ", rf, rk, u, est }'
 	done
 	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share)"
+	[ "$REPEAT" -gt 1 ] && for m in $MODES; do
+		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')"
+	done
 } | tee -a "${OUT:-/dev/null}"

@@ -21,7 +21,7 @@
 # conf, so End.X's "oif" exists as written.  Environment: BUILD (object dir,
 # default build), CONF (default conf/srv6d.conf).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
 BUILD=${BUILD:-build}
 CONF=${CONF:-conf/srv6d.conf}
@@ -102,6 +102,12 @@ for s in "${SHOW[@]}"; do
 		fi
 	done
 done
+
+say "ping the End SID (RFC 8986 4.1.1: srv6d answers, the kernel's seg6local drops)"
+pkt_to_src send --describe --case err-echo-nosrh >"$TMPD/ping" 2>&1
+awk '$1 == "TD" {$1 = $2 = $3 = ""; print "  sent:     " substr($0, 4)}
+     $1 == "RD" {$1 = $2 = $3 = ""; print "  at src:   " substr($0, 4)}' "$TMPD/ping"
+grep -q '^RD' "$TMPD/ping" || echo "  at src:   (nothing)"
 
 say "per-SID counters (srv6d stats file, SIGUSR1)"
 if srv6d_stats; then

@@ -5,10 +5,14 @@
  *
  * Model (liburcu QSBR flavor):
  *  - A struct srv6_tables is an immutable snapshot of every table.  The
- *    writer (control plane, one thread at a time, serialised by the caller or
- *    by the cache's writer mutex) builds a new snapshot and publishes it with
- *    rcu_assign_pointer; the old one is freed with call_rcu after a grace
- *    period.  A reader sees the old snapshot or the new one, never a mix.
+ *    writer (control plane, one thread at a time, serialised by the cache's
+ *    writer mutex) builds a new snapshot, or copies only the parts a single
+ *    change touches, and publishes it with rcu_assign_pointer; then it waits
+ *    for a grace period (synchronize_rcu) and frees what was replaced.  A
+ *    reader sees the old snapshot or the new one, never a mix.
+ *  - Entries are reference counted: the snapshot holding an entry owns one
+ *    reference, a noref = false lookup takes another.  An entry that a
+ *    snapshot dropped is freed by its last srv6_entry_put().
  *  - Readers (packet workers) are registered QSBR threads.  They call
  *    srv6_reader_quiescent() between batches and go offline around blocking
  *    calls (recv).  Lookups take no lock and write no shared cache line.
@@ -34,8 +38,12 @@
 enum srv6_lookup_mode {
 	SRV6_LOOKUP_RCU = 0,   /* RCU, noref: no shared write per packet */
 	SRV6_LOOKUP_REFCOUNT,  /* RCU plus an atomic get/put on the entry per
-				  lookup, as dst_hold/dst_release did */
-	SRV6_LOOKUP_RWLOCK,    /* a pthread rwlock around each lookup */
+				  lookup, as dst_hold/dst_release did; a noref
+				  lookup takes and drops the reference itself */
+	SRV6_LOOKUP_RWLOCK,    /* a pthread rwlock around each lookup.  Entries
+				  are still freed after a grace period (a noref
+				  result outlives the read lock), so readers
+				  must be registered in this mode too. */
 };
 
 /* Counters of one SID or policy (RFC 8986 §6), per worker, summed on read. */

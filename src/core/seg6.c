@@ -118,14 +118,14 @@ static int forward(struct ep *ep, enum srv6_verdict v)
 	return 0;
 }
 
-/*
- * Parse the IPv6 chain and map an error to the RFC 8986 answer:
- * LE > max_LE (hdrlen too small included) or SL > LE + 1 -> Parameter
- * Problem code 0 at Segments Left (RFC 8986 §4.1 S09-S10); a TLV overrun is
- * dropped (no ICMP is specified); truncated or malformed chains are dropped.
- * Returns true when @ep->info is usable.
- */
-static bool hop_limit_exhausted(struct ep *ep);
+/* RFC 8986 §4.1 S05-S06 (and RFC 9800 S02-S03). */
+static bool hop_limit_exhausted(struct ep *ep)
+{
+	if (ep->pkt->data[IP6_OFF_HLIM] > 1)
+		return false;
+	icmp(ep->res, ICMP6_TIME_EXCEEDED, 0, 0, SRV6_DROP_HOP_LIMIT);
+	return true;
+}
 
 /*
  * @endpoint: End/End.X/End.T/End.B6*, whose RFC 8986 §4.1 pseudocode checks
@@ -141,6 +141,13 @@ static bool srh_error(struct ep *ep, size_t sl_ptr, bool endpoint)
 	return false;
 }
 
+/*
+ * Parse the IPv6 chain and map an error to the RFC 8986 answer:
+ * LE > max_LE (hdrlen too small included) or SL > LE + 1 -> Parameter
+ * Problem code 0 at Segments Left (RFC 8986 §4.1 S09-S10); a TLV overrun is
+ * dropped (no ICMP is specified); truncated or malformed chains are dropped.
+ * Returns true when @ep->info is usable.
+ */
 static bool parse(struct ep *ep, bool endpoint)
 {
 	int err = srv6_ip6_parse(ep->pkt->data, ep->pkt->len, &ep->info);
@@ -171,21 +178,13 @@ static bool parse(struct ep *ep, bool endpoint)
 
 static bool has_flavor(const struct ep *ep, enum srv6_flavor f)
 {
-	return (ep->cfg->attrs & A(FLAVORS)) && (ep->cfg->flavors & SRV6_F_FLV(f));
+	return (ep->cfg->attrs & A(FLAVORS)) &&
+	       (ep->cfg->flavors & SRV6_F_FLV(f));
 }
 
 static unsigned int sl_of(const struct ep *ep)
 {
 	return ep->info.has_srh ? srh_at(ep->pkt, &ep->info)[SRH_OFF_SL] : 0;
-}
-
-/* RFC 8986 §4.1 S05-S06 (and RFC 9800 S02-S03). */
-static bool hop_limit_exhausted(struct ep *ep)
-{
-	if (ep->pkt->data[IP6_OFF_HLIM] > 1)
-		return false;
-	icmp(ep->res, ICMP6_TIME_EXCEEDED, 0, 0, SRV6_DROP_HOP_LIMIT);
-	return true;
 }
 
 /*
@@ -310,7 +309,7 @@ static bool next_csid(struct ep *ep)
 
 /*
  * The part of RFC 8986 §4.1 shared by End, End.X, End.T and End.B6*:
- * parse, NEXT-C-SID, SL == 0 / no SRH -> upper layer, hop limit.  Returns
+ * NEXT-C-SID, parse, SL == 0 / no SRH -> upper layer, hop limit.  Returns
  * true when the caller must go on with an SRH whose SL > 0.
  */
 static bool end_prologue(struct ep *ep, bool csid)

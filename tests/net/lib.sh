@@ -21,6 +21,8 @@
 # RTR_IF_SRC / RTR_IF_DST name rtr's interfaces (default eth0 / eth1); the demo
 # renames them to fit conf/srv6d.conf.
 #
+# KEEP_TMP=1 keeps the run's files (captures, confs, srv6d logs) in $TMPD.
+#
 # Result lines: "[ OK ] name", "[FAIL] name", "[SKIP] name: why" (skips are
 # counted neither as passed nor failed).
 
@@ -67,8 +69,9 @@ require_env() {
 	for t in ip ip6tables; do
 		command -v "$t" >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
 	done
-	[ -x "$PY" ] && "$PY" -c 'import scapy.layers.inet6' 2>/dev/null ||
-		{ echo "SKIP: $PY with scapy not found"; exit $ksft_skip; }
+	if ! [ -x "$PY" ] || ! "$PY" -c 'import scapy.layers.inet6' 2>/dev/null; then
+		echo "SKIP: $PY with scapy not found"; exit $ksft_skip
+	fi
 }
 
 # srv6d_built: true when the srv6d binary exists.
@@ -160,6 +163,7 @@ hexdiff() {
 # srv6d_start CONF STATS LOG: run srv6d in rtr; wait until its steering rules
 # (unless the conf says "steer none") and its queue exist.  Returns 1 (and prints the log) if it died or timed out.
 srv6d_start() {
+	# shellcheck disable=SC2034  # SRV6D_LOG is for the tests
 	SRV6D_CONF=$1 SRV6D_STATS=$2 SRV6D_LOG=$3 SRV6D_RC=
 	ip netns exec "$NS_RTR" "$SRV6D" -f -c "$1" -s "$2" >"$3" 2>&1 &
 	SRV6D_PID=$!
@@ -235,5 +239,5 @@ cleanup() {
 	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
 		ip netns del "$ns" 2>/dev/null
 	done
-	rm -rf "$TMPD"
+	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $TMPD"; else rm -rf "$TMPD"; fi
 }

@@ -179,10 +179,10 @@ def describe(raw):
             parts.append("IPv6 %s > %s hlim %d" % (p.src, p.dst, p.hlim))
         elif isinstance(p, IPv6ExtHdrSegmentRouting):
             parts.append("SRH SL=%d [%s]" % (p.segleft, ", ".join(p.addresses)))
+        elif isinstance(p, ICMPv6EchoReply):  # a subclass of EchoRequest
+            parts.append("ICMPv6 echo-reply seq %d" % p.seq)
         elif isinstance(p, ICMPv6EchoRequest):
             parts.append("ICMPv6 echo-request seq %d" % p.seq)
-        elif isinstance(p, ICMPv6EchoReply):
-            parts.append("ICMPv6 echo-reply seq %d" % p.seq)
         elif isinstance(p, UDP):
             parts.append("UDP %d > %d" % (p.sport, p.dport))
         elif isinstance(p, _ICMPv6Error):

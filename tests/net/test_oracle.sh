@@ -23,6 +23,7 @@
 # not built, every srv6d check fails: the kernel is the oracle, not a reason to
 # pass.
 set -u
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 require_env
@@ -182,4 +183,9 @@ enc=(); for i in "${!CASES[@]}"; do
 	case "$(field "${CASES[$i]}" 1)" in policy-encap|end-b6-encaps) enc+=("$i") ;; esac
 done
 run_phase sas " (source address selection)" "" "${enc[@]}"
+# phase 3: net.ipv6.seg6_flowlabel = -1 (outer flow label zero) on both sides.
+# (1 hashes with the kernel's per-boot secret: not reproducible byte for byte.)
+in_rtr sysctl -qw net.ipv6.seg6_flowlabel=-1 >/dev/null
+run_phase fl " (seg6_flowlabel -1)" "$TUNSRC" "${enc[@]}"
+in_rtr sysctl -qw net.ipv6.seg6_flowlabel=0 >/dev/null
 summary

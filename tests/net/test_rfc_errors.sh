@@ -17,6 +17,7 @@
 # pointer, quoting the invoking packet), move the SID's error counter and the
 # named drop reason, and not be forwarded; srv6d must survive all of it.
 set -u
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 require_env

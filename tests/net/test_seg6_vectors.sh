@@ -22,7 +22,9 @@
 # For ICMP/drop vectors the kernel must forward nothing (it drops where srv6d
 # answers with the RFC 8986 ICMP).  Vectors the kernel cannot run are skipped
 # by rule (USP, USD, End.T flavors, End.X psp, vrftable, End.DT4/46 without VRF,
-# End.B6.Encaps.Red, L2 headend); a route the kernel refuses is a [SKIP].
+# End.B6.Encaps.Red); a route the kernel refuses is a [SKIP].  L2 headend
+# vectors are sent with rtr's MAC as destination (the kernel encapsulates the
+# frame it received for an IP route), and expected with that frame inside.
 # A vector with kout= is a documented deviation: the kernel's output must be
 # kout (so the documentation stays true), srv6d's is out.
 set -u
@@ -169,10 +171,21 @@ def plan(kv):
     """(route argv, sysctl, reason-to-skip)"""
     if kv["kind"] == "headend":
         mode = kv["mode"]
-        if mode.startswith("l2"):
-            return None, "L2 headend needs a bridged input"
         pin = bytes.fromhex(kv["in"])
         segs = kv["segs"]
+        if kv["inner"] == "143":
+            # the kernel encapsulates the frame it received for an IP route
+            et = pin[12:14]
+            if et == b"\x86\xdd":
+                return ["-6", "route", "replace", ip6(pin[38:54]) + "/128",
+                        "encap", "seg6", "mode", mode, "segs", segs, "dev",
+                        "eth1"], None
+            if et == b"\x08\x00":
+                return ["route", "replace",
+                        socket.inet_ntop(socket.AF_INET, pin[30:34]) + "/32",
+                        "encap", "seg6", "mode", mode, "segs", segs, "dev",
+                        "eth1"], None
+            return None, "frame carries neither IPv4 nor IPv6"
         if kv["inner"] == "4":
             dst = socket.inet_ntop(socket.AF_INET, pin[16:20]) + "/32"
             return ["route", "replace", dst, "encap", "seg6", "mode", mode,
@@ -241,14 +254,21 @@ for line in open(sys.argv[1]):
         name += " (not forwarded)"
     pin = bytes.fromhex(kv["in"])
     et = b"\x86\xdd" if (pin[0] >> 4) == 6 else b"\x08\x00"
-    while True:     # drain
+    frame = RTR_MAC + SRC_MAC + et + pin
+    if kv.get("inner") == "143":
+        # send the frame addressed to rtr; it is what gets encapsulated
+        frame = RTR_MAC + SRC_MAC + pin[12:]
+        off = len(bytes.fromhex(kv["out"])) - len(pin)
+        if want is not None:
+            want = want[:off] + frame
+    rx.setblocking(False)
+    while True:     # drain what earlier cases left
         try:
             rx.recv(65535)
-        except socket.timeout:
+        except (BlockingIOError, socket.timeout):
             break
-        except BlockingIOError:
-            break
-    tx.send(RTR_MAC + SRC_MAC + et + pin)
+    rx.settimeout(0.4)
+    tx.send(frame)
     got = None
     deadline = time.time() + (0.3 if want is None else 1.0)
     while time.time() < deadline:

@@ -20,6 +20,7 @@
 # nothing else (a packet left in the kernel queue at unbind would be dropped
 # by the kernel uncounted and break the sum).
 set -u
+# shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 require_env

@@ -304,11 +304,11 @@ static void test_sid_random_tables(void **state)
 	int round;
 
 	for (m = 0; m < 3; m++) {
-		for (round = 0; round < 6; round++) {
+		for (round = 0; round < 4; round++) {
 			struct srv6_cache *c = srv6_cache_new(2, modes[m]);
 			struct srv6_tables *t = srv6_tables_new();
 			struct reftab ref = { 0 };
-			int i, n = round < 3 ? 200 : 1500, dups = 0;
+			int i, n = round < 2 ? 200 : 1500, dups = 0;
 
 			assert_non_null(c);
 			assert_non_null(t);
@@ -334,7 +334,7 @@ static void test_sid_random_tables(void **state)
 			}
 			assert_true(dups > 0);
 			assert_int_equal(srv6_cache_publish(c, t), 0);
-			check_sids(c, &ref, 4000);
+			check_sids(c, &ref, 3000);
 			free(ref.r);
 			srv6_cache_destroy(c);
 		}
@@ -379,7 +379,7 @@ static void policy_random(int family)
 				}
 			}
 			assert_int_equal(srv6_cache_publish(c, t), 0);
-			check_policies(c, family, &ref, 4000);
+			check_policies(c, family, &ref, 3000);
 			/* the other family's table is empty */
 			{
 				struct in6_addr q6 = a6(pool[0][0], pool[0][1]);
@@ -484,7 +484,7 @@ static void test_sid_set_del_incremental(void **state)
 
 		assert_non_null(c);
 		pool_init(4242 + m, 128);
-		for (i = 0; i < 3000; i++) {
+		for (i = 0; i < 2000; i++) {
 			uint64_t hi, lo;
 			unsigned int plen;
 			struct in6_addr p;
@@ -510,9 +510,9 @@ static void test_sid_set_del_incremental(void **state)
 					ref_add(&ref, hi, lo, plen, tag);
 			}
 			if (i % 250 == 0)
-				check_sids(c, &ref, 300);
+				check_sids(c, &ref, 200);
 		}
-		check_sids(c, &ref, 3000);
+		check_sids(c, &ref, 2000);
 		free(ref.r);
 		srv6_cache_destroy(c);
 	}
