@@ -88,6 +88,7 @@ NETTOOL_BINS := $(NETTOOL_SRCS:tests/net/tools/%.c=$(BUILD)/tests/net/%)
 PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 	 $(if $(CTL_SRCS),$(BUILD)/srv6ctl)
 
+.SECONDARY:
 .PHONY: all check unit fuzz fuzz-run fuzz-long nettest deps install clean bench soak
 all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)

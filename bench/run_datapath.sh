@@ -22,7 +22,8 @@
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
 #   MODES: kernel floor floor1 floorp srv6d (default: all five)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
-#   LOSS (max loss in percent, 0.5), OUT (also append the table to this file).
+#   LOSS (max loss in percent, 0.5), COST_RATE (pps of the CPU-cost trial,
+#   100000), REPEAT (runs of every mode, 1), OUT (also append the table here).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -30,6 +31,7 @@ case "$BUILD" in /*) ;; *) BUILD="$PWD/$BUILD" ;; esac
 DUR=${DUR:-2}
 PAYLOAD=${PAYLOAD:-64}
 LOSS=${LOSS:-0.5}
+COST_RATE=${COST_RATE:-100000}
 REPEAT=${REPEAT:-1}
 MODES=${*:-kernel floor floor1 floorp srv6d}
 
@@ -141,6 +143,23 @@ search() {
 	echo "$best $bbusy 0"
 }
 
+# cost PID: the consumer's CPU time (user + system, all threads; system
+# includes the kernel work its sendmsg does: reinject, forwarding) per packet,
+# in ns, at COST_RATE pps offered: a figure other load on the machine
+# disturbs much less than a throughput.  Prints "NS_PER_PKT".
+cost() {
+	local pid=$1 t0 t1 r0 r1 hz
+	hz=$(getconf CLK_TCK)
+	t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	r0=$(rx_dst)
+	ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$COST_RATE" -t "$DUR" -c 0 -F 64 >/dev/null
+	sleep 0.3
+	t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	r1=$(rx_dst)
+	awk -v t=$((t1 - t0)) -v n=$((r1 - r0)) -v hz="$hz" 'BEGIN { printf "%.0f\n", (n > 0 ? t / hz * 1e9 / n : 0) }'
+}
+
 start_bg() { # start_bg CMD... in rtr; waits briefly for it to bind
 	ip netns exec "$NS_RTR" chrt -f 10 "$@" >"$TMPD/bg.out" 2>&1 &
 	BGPID=$!
@@ -152,7 +171,7 @@ stop_bg() {
 	BGPID=
 }
 
-declare -A RES ALL
+declare -A RES ALL COST CALL
 run_mode() {
 	local m=$1
 	echo "== $m" >&2
@@ -170,6 +189,8 @@ run_mode() {
 		floorp) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -p ;;
 		esac
 		RES[$m]=$(search)
+		COST[$m]=$(cost "$BGPID")
+		echo "    consumer CPU per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
 		stop_bg
 		echo "    nfq_floor: $(cat "$TMPD/bg.out")" >&2
 		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
@@ -185,6 +206,8 @@ run_mode() {
 		EOF
 		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
 		RES[$m]=$(search)
+		COST[$m]=$(cost "$BGPID")
+		echo "    srv6d CPU per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
 		stop_bg
 		echo "    srv6d stats: $(tr '\n' ';' <"$TMPD/stats" 2>/dev/null)" >&2
 		;;
@@ -196,28 +219,33 @@ for ((rep = 1; rep <= REPEAT; rep++)); do
 	for m in $MODES; do
 		run_mode "$m"
 		ALL[$m]="${ALL[$m]:-}${ALL[$m]:+;}${RES[$m]}"
+		CALL[$m]="${CALL[$m]:-}${CALL[$m]:+ }${COST[$m]:--}"
 	done
 done
 # median (by kpps) of each mode's repetitions
 for m in $MODES; do
 	RES[$m]=$(echo "${ALL[$m]}" | tr ';' '\n' | sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }')
+	COST[$m]=$(echo "${CALL[$m]}" | tr ' ' '\n' | sort -n | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }')
 done
 
 {
 	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	printf '%-8s %8s %8s %8s %8s %14s\n' mode kpps "/floor" "/kernel" "cpu1 %" "kpps/core est"
+	printf '%-8s %8s %8s %8s %8s %14s %12s %8s\n' mode kpps "/floor" "/kernel" "cpu1 %" "kpps/core est" "ns/pkt" "/floorp"
 	for m in $MODES; do
 		set -- ${RES[$m]:-0 0 0}
-		awk -v m="$m" -v v="$1" -v u="$2" -v g="$3" -v f="${RES[floor]:-0}" -v k="${RES[kernel]:-0}" 'BEGIN {
+		awk -v m="$m" -v v="$1" -v u="$2" -v g="$3" -v f="${RES[floor]:-0}" -v k="${RES[kernel]:-0}" \
+		    -v c="${COST[$m]:--}" -v cp="${COST[floorp]:--}" 'BEGIN {
 			split(f, F, " "); split(k, K, " ")
-			rf = "-"; rk = "-"
+			rf = "-"; rk = "-"; rc = "-"
 			if (F[1] > 0) rf = sprintf("%.2f", v / F[1])
 			if (K[1] > 0) rk = sprintf("%.2f", v / K[1])
+			if (c != "-" && cp != "-" && cp > 0) rc = sprintf("%.2f", c / cp)
 			est = u > 0 ? sprintf("%.0f", v / u * 100 / 1000) : "-"
-			printf "%-8s %8.0f%s %7s %8s %8.1f %14s\n", m, v / 1000, g ? "+" : " ", rf, rk, u, est }'
+			printf "%-8s %8.0f%s %7s %8s %8.1f %14s %12s %8s\n", m, v / 1000, (g ? "+" : " "), rf, rk, u, est, c, rc }'
 	done
-	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share)"
+	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share;"
+	echo " ns/pkt = the consumer's user+system CPU time per packet at $COST_RATE pps, median of the runs)"
 	[ "$REPEAT" -gt 1 ] && for m in $MODES; do
-		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')"
+		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')  ns/pkt: ${CALL[$m]}"
 	done
 } | tee -a "${OUT:-/dev/null}"

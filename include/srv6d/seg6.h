@@ -178,8 +178,12 @@ int srv6_sid_cfg_check(const struct srv6_sid_cfg *cfg, const char **why);
 /**
  * srv6_sid_process - run the behavior of @cfg on the IPv6 packet @pkt whose
  * destination matched the SID.  Rewrites @pkt in place (data/len may move)
- * and fills @res.  On SRV6_V_ICMP and SRV6_V_DROP the packet bytes are left
- * as received.  Pure; never reads outside pkt->data[0 .. len).
+ * and fills @res.  On SRV6_V_ICMP and SRV6_V_DROP the packet bytes (and
+ * len) are left as received; a forwarded packet loses any trailer past its
+ * Payload Length.  The hop limit is never decremented (the kernel's
+ * forwarding step does it).  @cfg must have passed srv6_sid_cfg_check().
+ * docs/BEHAVIORS.md lists every result.  Pure; never reads outside
+ * pkt->data[0 .. len).
  * Returns 0 (the result says what to do); never fails otherwise.
  */
 int srv6_sid_process(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,

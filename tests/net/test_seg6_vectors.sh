@@ -85,7 +85,7 @@ ip -n "$NS_RTR" sr tunsrc set fc00:0:1::1
 ip link set dev lo up >/dev/null 2>&1
 
 NS_SRC=$NS_SRC NS_RTR=$NS_RTR NS_DST=$NS_DST RTR_MAC=$RTR_MAC SRC_MAC=$SRC_MAC \
-	exec "$PY" - "$VEC" <<'EOF'
+	"$PY" - "$VEC" <<'EOF'
 import ctypes, os, socket, subprocess, sys, time
 
 CLONE_NEWNET = 0x40000000
@@ -300,3 +300,4 @@ print("# test_seg6_vectors.sh: %d passed, %d failed, %d skipped" %
       (n_ok, n_fail, n_skip))
 sys.exit(1 if n_fail else 0)
 EOF
+exit $?

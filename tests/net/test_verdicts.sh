@@ -36,10 +36,14 @@ stream() {
 		--mark-at "$3" "$4" >"$TMPD/stream" 2>&1 &
 	STREAM_PID=$!
 }
-stream_result() { # sets SENT RECV DUPS CAPDROPS
-	wait "$STREAM_PID"
-	read -r _ SENT _ RECV _ DUPS _ CAPDROPS <"$TMPD/stream" ||
-		{ SENT=0 RECV=0 DUPS=0 CAPDROPS=0; cat "$TMPD/stream"; }
+stream_result() { # sets SENT RECV DUPS CAPDROPS (all -1 if pkt.py failed)
+	wait "$STREAM_PID"; STREAM_PID=
+	SENT=-1 RECV=-1 DUPS=-1 CAPDROPS=-1
+	if grep -q '^sent [0-9]* received [0-9]* dups [0-9]* capdrops [0-9]*$' "$TMPD/stream"; then
+		read -r _ SENT _ RECV _ DUPS _ CAPDROPS < <(grep '^sent ' "$TMPD/stream")
+	else
+		sed 's/^/# pkt.py: /' "$TMPD/stream"
+	fi
 }
 queue_empty() { [ "$(queue_total)" -eq 0 ]; }
 
@@ -64,7 +68,7 @@ fi
 
 # ---- 1. SIGTERM under traffic ------------------------------------------------
 write_conf
-if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.term.log"; then
 	stream 6000 2000 1500 "$TMPD/mark1"
 	wait_until 10 test -e "$TMPD/mark1"
 	srv6d_stop TERM; rc=$SRV6D_RC
@@ -90,7 +94,7 @@ fi
 # SIGCONT: everything queued must still get a verdict (forwarded or counted),
 # none may be left for the kernel to flush (dropped uncounted) at unbind.
 in_rtr ip6tables -t mangle -Z PREROUTING
-if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.backlog.log"; then
 	kill -STOP "$SRV6D_PID"
 	pkt --cap-ns "$NS_DST" --timeout 6 stream --dst $SID --count 300 --rate 3000 \
 		>"$TMPD/stream" 2>&1 &
@@ -113,7 +117,7 @@ fi
 # ---- 2. SIGHUP under traffic, then a broken conf ------------------------------
 in_rtr ip6tables -t mangle -Z PREROUTING
 write_conf
-if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.reload.log"; then
 	# before the reload ff::9 is not a SID: rtr forwards it unchanged
 	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
 	check "ff::9 not processed before the reload" [ "${r[*]:-}" = 20010db800ff00000000000000000009 ]
