@@ -19,6 +19,7 @@
 
 #include <libmnl/libmnl.h>
 
+#include "srv6d/errbuf.h"
 #include "srv6d/icmp6.h"
 #include "srv6d/icmp_tx.h"
 
@@ -54,18 +55,6 @@ struct srv6_icmp_tx {
 	uint8_t buf[SRV6_ICMP6_MAX];
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static int64_t now_ms(void)
 {
@@ -297,26 +286,26 @@ struct srv6_icmp_tx *srv6_icmp_tx_open(char *err, size_t errlen)
 
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
 	t->fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_ICMPV6);
 	if (t->fd < 0) {
 		e = errno;
-		seterr(err, errlen, "raw ICMPv6 socket: %s", strerror(e));
+		srv6_seterr(err, errlen, "raw ICMPv6 socket: %s", strerror(e));
 		goto out_free;
 	}
 	if (setsockopt(t->fd, IPPROTO_IPV6, IPV6_FREEBIND, &one, sizeof(one)) < 0 &&
 	    setsockopt(t->fd, IPPROTO_IPV6, IPV6_TRANSPARENT, &one, sizeof(one)) < 0) {
 		e = errno;
-		seterr(err, errlen, "IPV6_FREEBIND/IPV6_TRANSPARENT: %s", strerror(e));
+		srv6_seterr(err, errlen, "IPV6_FREEBIND/IPV6_TRANSPARENT: %s", strerror(e));
 		goto out_close;
 	}
 	/* A send-only socket: receive nothing. */
 	ICMP6_FILTER_SETBLOCKALL(&filt);
 	if (setsockopt(t->fd, IPPROTO_ICMPV6, ICMP6_FILTER, &filt, sizeof(filt)) < 0) {
 		e = errno;
-		seterr(err, errlen, "ICMP6_FILTER: %s", strerror(e));
+		srv6_seterr(err, errlen, "ICMP6_FILTER: %s", strerror(e));
 		goto out_close;
 	}
 	setsockopt(t->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
@@ -324,7 +313,7 @@ struct srv6_icmp_tx *srv6_icmp_tx_open(char *err, size_t errlen)
 	t->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (!t->nl || mnl_socket_bind(t->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		e = errno;
-		seterr(err, errlen, "rtnetlink: %s", strerror(e));
+		srv6_seterr(err, errlen, "rtnetlink: %s", strerror(e));
 		goto out_nl;
 	}
 	{

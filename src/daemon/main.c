@@ -558,23 +558,14 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "cache: %s", strerror(errno));
 		goto out_conf;
 	}
-	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
-	if (!d.nh) {
-		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
-		goto out_cache;
-	}
-	if (conf_resolve(&d, &d.conf, err, sizeof(err)) < 0 ||
-	    conf_publish(&d, &d.conf, err, sizeof(err)) < 0) {
-		srv6_log(LOG_ERR, "%s", err);
-		goto out_nh;
-	}
-
+	/* Bind every queue first: a second srv6d on the same queues fails
+	 * here (EBUSY) before it touches the first one's rules and routes, and
+	 * no rule sends packets to a queue nobody listens to. */
 	d.workers = calloc(d.nworkers, sizeof(*d.workers));
 	if (!d.workers) {
 		srv6_log(LOG_ERR, "out of memory");
-		goto out_nh;
+		goto out_cache;
 	}
-	/* Bind every queue before any rule sends packets to it. */
 	for (unsigned int i = 0; i < d.nworkers; i++) {
 		struct srv6_nfq_opts o = {
 			.queue = (uint16_t)(d.conf.queue_first + i),
@@ -582,20 +573,34 @@ int main(int argc, char **argv)
 			.fail_open = d.conf.fail_open,
 			.headroom = SRV6_PKT_HEADROOM,
 		};
-		struct srv6_worker *w = &d.workers[i];
 
-		r = srv6_nfq_open(&w->nfq, &o, err, sizeof(err));
+		r = srv6_nfq_open(&d.workers[i].nfq, &o, err, sizeof(err));
 		if (r < 0) {
 			srv6_log(LOG_ERR, "%s", err);
-			goto out_workers;
+			goto out_queues;
 		}
+	}
+	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
+	if (!d.nh) {
+		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
+		goto out_queues;
+	}
+	if (conf_resolve(&d, &d.conf, err, sizeof(err)) < 0 ||
+	    conf_publish(&d, &d.conf, err, sizeof(err)) < 0) {
+		srv6_log(LOG_ERR, "%s", err);
+		goto out_queues;
+	}
+	for (unsigned int i = 0; i < d.nworkers; i++) {
+		struct srv6_worker *w = &d.workers[i];
+
 		w->idx = i;
 		w->nworkers = d.nworkers;
 		w->cpu = d.conf.ncpus > 0 ? d.conf.cpus[i] : -1;
 		w->cache = d.cache;
 		r = srv6_worker_start(w);
 		if (r < 0) {
-			srv6_log(LOG_ERR, "queue %u: worker thread: %s", o.queue, strerror(-r));
+			srv6_log(LOG_ERR, "queue %u: worker thread: %s", srv6_nfq_queue(w->nfq),
+				 strerror(-r));
 			goto out_workers;
 		}
 	}
@@ -627,10 +632,11 @@ int main(int argc, char **argv)
 out_workers:
 	stop_all(&d);
 	dump_counters(&d, false);
+out_queues:
+	/* unbind: the kernel drops (or, fail-open, accepts) what comes now */
 	for (unsigned int i = 0; d.workers && i < d.nworkers; i++)
 		srv6_nfq_close(d.workers[i].nfq);
 	free(d.workers);
-out_nh:
 	srv6_nhctx_close(d.nh);
 out_cache:
 	srv6_cache_destroy(d.cache);

@@ -197,7 +197,9 @@ int srv6_nfq_open(struct srv6_nfq **qp, const struct srv6_nfq_opts *o,
 	nfq_nlmsg_cfg_put_cmd(nlh, AF_INET6, NFQNL_CFG_CMD_BIND);
 	ret = nfq_cfg_send(q, nlh, o->fail_open ? NF_ACCEPT : NF_DROP);
 	if (ret < 0) {
-		set_err(err, errlen, o->queue, "bind", -ret);
+		/* The kernel answers EPERM when another socket owns the queue. */
+		set_err(err, errlen, o->queue,
+			ret == -EPERM ? "bind (another process owns this queue?)" : "bind", -ret);
 		goto out_close;
 	}
 

@@ -22,6 +22,7 @@
 #include <netlink/route/rule.h>
 #include <netlink/route/nexthop.h>
 
+#include "srv6d/errbuf.h"
 #include "srv6d/nhctx.h"
 
 _Static_assert((SRV6_NHCTX_MARK_BASE & ~SRV6_NHCTX_MARK_MASK) == 0,
@@ -58,18 +59,6 @@ struct srv6_nhctx {
 	bool committed_once;
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* libnl reports NLE_* codes; the daemon speaks errno. */
 static int nlerr_to_errno(int nlerr)
@@ -288,7 +277,7 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 		e = adj_route_ensure(n, c);
 		if (e < 0) {
 			ctx_describe(c, what, sizeof(what));
-			seterr(err, errlen, "%s: cannot install adjacency route in table %u: %s",
+			srv6_seterr(err, errlen, "%s: cannot install adjacency route in table %u: %s",
 			       what, c->table, strerror(-e));
 			return e;
 		}
@@ -309,7 +298,7 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 
 out_rule:
 	ctx_describe(c, what, sizeof(what));
-	seterr(err, errlen, "%s: cannot install fwmark rule 0x%x: %s", what,
+	srv6_seterr(err, errlen, "%s: cannot install fwmark rule 0x%x: %s", what,
 	       ctx_mark(n, c), strerror(-e));
 	return e;
 }
@@ -508,24 +497,24 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 	if (!rule_prio)
 		rule_prio = SRV6_NHCTX_RULE_PRIO;
 	if (mark_base & ~SRV6_NHCTX_MARK_MASK) {
-		seterr(err, errlen, "mark base 0x%x: low 16 bits must be 0", mark_base);
+		srv6_seterr(err, errlen, "mark base 0x%x: low 16 bits must be 0", mark_base);
 		errno = EINVAL;
 		return NULL;
 	}
 	if (table_base > UINT32_MAX - SRV6_NHCTX_MAX ||
 	    (table_base <= 255 && table_base + SRV6_NHCTX_MAX >= 252)) {
-		seterr(err, errlen, "table base %u: range overlaps reserved tables", table_base);
+		srv6_seterr(err, errlen, "table base %u: range overlaps reserved tables", table_base);
 		errno = EINVAL;
 		return NULL;
 	}
 	if (rule_prio > 32764) {
-		seterr(err, errlen, "rule priority %u: must be 1..32764", rule_prio);
+		srv6_seterr(err, errlen, "rule priority %u: must be 1..32764", rule_prio);
 		errno = EINVAL;
 		return NULL;
 	}
 	n = calloc(1, sizeof(*n));
 	if (!n) {
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
 	n->mark_base = mark_base;
@@ -534,24 +523,24 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 	n->sk = nl_socket_alloc();
 	if (!n->sk) {
 		e = -ENOMEM;
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 		goto out_free;
 	}
 	e = nl_connect(n->sk, NETLINK_ROUTE);
 	if (e < 0) {
-		seterr(err, errlen, "rtnetlink: %s", nl_geterror(e));
+		srv6_seterr(err, errlen, "rtnetlink: %s", nl_geterror(e));
 		e = -nlerr_to_errno(e);
 		goto out_sock;
 	}
 	nl_socket_modify_err_cb(n->sk, NL_CB_CUSTOM, on_nlmsgerr, n);
 	e = sweep_all(n);
 	if (e < 0) {
-		seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
+		srv6_seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
 		goto out_sock;
 	}
 	e = blackholes_install(n);
 	if (e < 0) {
-		seterr(err, errlen, "installing fwmark 0x%x/0x%x blackhole rules: %s",
+		srv6_seterr(err, errlen, "installing fwmark 0x%x/0x%x blackhole rules: %s",
 		       mark_base, SRV6_NHCTX_MARK_MASK, strerror(-e));
 		goto out_sweep;
 	}
@@ -582,17 +571,17 @@ static int cfg_to_key(const struct srv6_sid_cfg *cfg, struct ctx *key, char *err
 		if (IN6_IS_ADDR_UNSPECIFIED(&cfg->nh6)) {
 			if (cfg->action == SRV6_ACT_END_DX6)
 				return 0; /* inner DA in the main table */
-			seterr(err, errlen, "nh6 ::: End.X needs a next hop");
+			srv6_seterr(err, errlen, "nh6 ::: End.X needs a next hop");
 			return -EINVAL;
 		}
 		if (IN6_IS_ADDR_MULTICAST(&cfg->nh6)) {
 			inet_ntop(AF_INET6, &cfg->nh6, a, sizeof(a));
-			seterr(err, errlen, "nh6 %s: multicast next hop", a);
+			srv6_seterr(err, errlen, "nh6 %s: multicast next hop", a);
 			return -EINVAL;
 		}
 		if (in6_is_ll(&cfg->nh6) && !cfg->oif) {
 			inet_ntop(AF_INET6, &cfg->nh6, a, sizeof(a));
-			seterr(err, errlen, "nh6 %s: link-local next hop needs oif", a);
+			srv6_seterr(err, errlen, "nh6 %s: link-local next hop needs oif", a);
 			return -EINVAL;
 		}
 		key->kind = CTX_ADJ6;
@@ -613,7 +602,7 @@ static int cfg_to_key(const struct srv6_sid_cfg *cfg, struct ctx *key, char *err
 			? CTX_TBL6 : CTX_TBL46;
 		key->table = has_vrf ? cfg->vrftable : cfg->table;
 		if (!key->table) {
-			seterr(err, errlen, "%s 0: invalid table", has_vrf ? "vrftable" : "table");
+			srv6_seterr(err, errlen, "%s 0: invalid table", has_vrf ? "vrftable" : "table");
 			return -EINVAL;
 		}
 		return 1;
@@ -640,7 +629,7 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 			unsigned int ifi = if_nametoindex(cfg->oif_name);
 
 			if (!ifi) {
-				seterr(err, errlen, "unknown interface \"%s\"", cfg->oif_name);
+				srv6_seterr(err, errlen, "unknown interface \"%s\"", cfg->oif_name);
 				e = -ENODEV;
 				goto out_revert;
 			}
@@ -660,7 +649,7 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 			c = ctx_add(n, &key);
 			if (!c) {
 				e = -errno;
-				seterr(err, errlen, "%s", e == -ENOSPC
+				srv6_seterr(err, errlen, "%s", e == -ENOSPC
 				       ? "too many next-hop contexts" : "out of memory");
 				goto out_revert;
 			}

@@ -18,24 +18,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "srv6d/errbuf.h"
 #include "srv6d/steer.h"
 
 #define JUMP_RULE "-A PREROUTING -j " SRV6_STEER_CHAIN
 #define TOOL_TIMEOUT_MS 30000
 #define TOOL_OUT_MAX (64u << 20)
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* ---- text building ---- */
 
@@ -243,7 +232,7 @@ static int run_tool(const char *name, char *const argv[], const char *in, size_t
 	if (out)
 		*out = NULL;
 	if (!tool_path(name, path, sizeof(path))) {
-		seterr(err, errlen, "%s: not found", name);
+		srv6_seterr(err, errlen, "%s: not found", name);
 		return -ENOENT;
 	}
 	o.p = malloc(o.cap = 4096);
@@ -255,14 +244,14 @@ static int run_tool(const char *name, char *const argv[], const char *in, size_t
 	o.p[0] = e.p[0] = '\0';
 	if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 || pipe2(perr, O_CLOEXEC) < 0) {
 		ret = -errno;
-		seterr(err, errlen, "%s: pipe: %s", name, strerror(errno));
+		srv6_seterr(err, errlen, "%s: pipe: %s", name, strerror(errno));
 		goto out_pipes;
 	}
 	devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
-		seterr(err, errlen, "%s: fork: %s", name, strerror(errno));
+		srv6_seterr(err, errlen, "%s: fork: %s", name, strerror(errno));
 		if (devnull >= 0)
 			close(devnull);
 		goto out_pipes;
@@ -306,7 +295,7 @@ static int run_tool(const char *name, char *const argv[], const char *in, size_t
 		if (left <= 0) {
 			kill(pid, SIGKILL);
 			ret = -ETIMEDOUT;
-			seterr(err, errlen, "%s: timed out", name);
+			srv6_seterr(err, errlen, "%s: timed out", name);
 			break;
 		}
 		r = poll(pfd, 3, (int)left);
@@ -358,9 +347,9 @@ static int run_tool(const char *name, char *const argv[], const char *in, size_t
 		if (nl)
 			*nl = '\0';
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-			seterr(err, errlen, "%s: cannot execute", name);
+			srv6_seterr(err, errlen, "%s: cannot execute", name);
 		else
-			seterr(err, errlen, "%s: %s", name, e.p[0] ? e.p : "failed");
+			srv6_seterr(err, errlen, "%s: %s", name, e.p[0] ? e.p : "failed");
 		ret = -EIO;
 	}
 	if (!ret && out) {
@@ -381,7 +370,7 @@ out_bufs:
 	free(o.p);
 	free(e.p);
 	if (ret == -ENOMEM)
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 	return ret;
 }
 
@@ -441,7 +430,7 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 		return e;
 	b.p = malloc(b.cap = 4096);
 	if (!b.p) {
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	b.p[0] = '\0';
@@ -470,7 +459,7 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 		}
 	}
 	if (e < 0) {
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 		free(b.p);
 		return e;
 	}
@@ -493,7 +482,7 @@ static int remove_family(int family, char *err, size_t errlen)
 		return 0;
 	b.p = malloc(b.cap = 512);
 	if (!b.p) {
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	e = sb_grow_printf(&b, "*raw\n");
@@ -506,7 +495,7 @@ static int remove_family(int family, char *err, size_t errlen)
 	if (!e)
 		e = restore(family, b.p, b.len, err, errlen);
 	else
-		seterr(err, errlen, "out of memory");
+		srv6_seterr(err, errlen, "out of memory");
 	free(b.p);
 	return e;
 }
@@ -516,7 +505,7 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 	int e;
 
 	if (check_cfg(cfg) < 0) {
-		seterr(err, errlen, "steer: invalid queue range %u-%u or prefix length",
+		srv6_seterr(err, errlen, "steer: invalid queue range %u-%u or prefix length",
 		       cfg->queue_first, cfg->queue_last);
 		return -EINVAL;
 	}
@@ -543,6 +532,6 @@ int srv6_steer_remove(char *err, size_t errlen)
 	if (e6 < 0)
 		return e6;
 	if (e4 < 0)
-		seterr(err, errlen, "%s", err4);
+		srv6_seterr(err, errlen, "%s", err4);
 	return e4;
 }

@@ -165,6 +165,7 @@ hexdiff() {
 srv6d_start() {
 	# shellcheck disable=SC2034  # SRV6D_LOG is for the tests
 	SRV6D_CONF=$1 SRV6D_STATS=$2 SRV6D_LOG=$3 SRV6D_RC=
+	rm -f "$2"   # a stats file from an earlier run must not pass for this one's
 	ip netns exec "$NS_RTR" "$SRV6D" -f -c "$1" -s "$2" >"$3" 2>&1 &
 	SRV6D_PID=$!
 	if ! wait_until 10 srv6d_ready; then

@@ -39,7 +39,7 @@ import sys
 import time
 
 from scapy.layers.inet import UDP
-from scapy.layers.inet6 import (IPv6, ICMPv6EchoRequest,
+from scapy.layers.inet6 import (IPv6, ICMPv6EchoRequest, IPv6ExtHdrHopByHop,
                                  IPv6ExtHdrSegmentRouting,
                                  IPv6ExtHdrSegmentRoutingTLVPadN)
 from scapy.packet import Raw
@@ -92,6 +92,8 @@ def cases():
         outer(ff + "1") / srh(["2001:db8:aa::1", ff + "1"], 1,
                               tlv_objects=[IPv6ExtHdrSegmentRoutingTLVPadN(len=6, padding=b"\0" * 6)])
         / echo("2001:db8:bb::1", seq=2),
+        outer(ff + "1") / IPv6ExtHdrHopByHop() / srh(["2001:db8:aa::1", ff + "1"], 1)
+        / echo("2001:db8:bb::1", seq=17),  # SRH behind a Hop-by-Hop header
     ]
     c["end-psp"] = [
         outer(ff + "2") / srh(["2001:db8:bb::1", ff + "2"], 1) / echo("2001:db8:bb::1", seq=3),

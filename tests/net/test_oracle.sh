@@ -18,7 +18,14 @@
 #
 # Every case's packets go through the same topology twice: first with the
 # kernel routes installed in rtr, then with those removed and srv6d running an
-# equivalent conf.  What dst receives must be identical byte for byte.  A case
+# equivalent conf.  What dst receives must be identical byte for byte, and
+# srv6d's per-SID counters must show every input once.  Three phases:
+#   1. every case, encapsulation source fixed on both sides (ip sr tunsrc /
+#      encap-source 2001:db8:1::2, which source selection would not pick);
+#   2. End.B6.Encaps and policy encap with no source configured anywhere;
+#   3. the same two with net.ipv6.seg6_flowlabel = -1.
+# Before srv6d starts, a control run (neither kernel routes nor srv6d) must
+# differ from the oracle, so a leftover kernel route cannot fake a pass.  A case
 # the running kernel refuses to configure is skipped ("[SKIP]").  When srv6d is
 # not built, every srv6d check fails: the kernel is the oracle, not a reason to
 # pass.

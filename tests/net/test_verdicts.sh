@@ -75,6 +75,7 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.term.log"; then
 	stream_result
 	check "srv6d exits 0 on SIGTERM under traffic (rc=$rc)" [ "$rc" -eq 0 ]
 	check "no packet left queued (queue gone or queue_total 0)" queue_empty
+	check "stats file written at exit" test -s "$TMPD/stats"
 	check "steering rules removed at exit" \
 		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q NFQUEUE"
 	p=$(counter $SID packets) e=$(counter $SID errors) m=$(mangle_count)
