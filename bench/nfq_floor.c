@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	unsigned long long packets = 0, verdicts = 0, sendmsgs = 0, enobufs = 0;
 	unsigned int queue = 0, maxlen = 4096, per_send = BATCH, seconds = 0, echo = 0;
-	int cpu = -1, opt, fd, rb = 16 << 20;
+	int cpu = -1, opt, fd, rb;
 	struct timeval tv = { .tv_usec = 200000 };
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
@@ -108,6 +108,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fd = mnl_socket_get_fd(nl);
+	/* as srv6d: 2048 bytes per queued packet (doubled by the kernel) */
+	rb = (int)(maxlen < 512 ? 1 << 20 : maxlen > 131072 ? 256 << 20 : maxlen * 2048);
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rb, sizeof(rb)) < 0)
 		(void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));

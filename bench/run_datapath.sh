@@ -23,7 +23,11 @@
 #   MODES: kernel floor floor1 floorp srv6d (default: all five)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
 #   LOSS (max loss in percent, 0.5), COST_RATE (pps of the CPU-cost trial,
-#   100000), REPEAT (runs of every mode, 1), OUT (also append the table here).
+#   100000), REPEAT (runs of every mode, 1), QMAXLEN (NFQUEUE queue length of
+#   floor* and srv6d, 4096: a longer queue rides out scheduling stalls of this
+#   VM's vCPUs, so the figure measures capacity more than jitter), OUT (also
+#   append the table here), SEARCH=0 (skip the throughput search: CPU cost
+#   trials only, quick enough to repeat many times).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -32,6 +36,8 @@ DUR=${DUR:-2}
 PAYLOAD=${PAYLOAD:-64}
 LOSS=${LOSS:-0.5}
 COST_RATE=${COST_RATE:-100000}
+QMAXLEN=${QMAXLEN:-4096}
+SEARCH=${SEARCH:-1}
 REPEAT=${REPEAT:-1}
 MODES=${*:-kernel floor floor1 floorp srv6d}
 
@@ -90,6 +96,17 @@ rx_dst() { ip netns exec "$NS_DST" cat /sys/class/net/veth3/statistics/rx_packet
 # cpu1_ticks: "busy total" jiffies of CPU 1 (all but idle and iowait)
 cpu1_ticks() { awk '$1 == "cpu1" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t }' /proc/stat; }
 
+# drained: wait (at most 10 s) until no packet is left in rtr's queues, so a
+# trial neither counts the backlog of the previous one nor starts behind it
+drained() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		R awk '{ s += $3 } END { exit (s > 0) }' /proc/net/netfilter/nfnetlink_queue 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 0.2
+}
+
 # trial RATE -> prints "offered_pps rx_pps loss_percent cpu1_busy_percent"
 trial() {
 	local rate=$1 before after out sent secs c0 c1
@@ -98,7 +115,7 @@ trial() {
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
 		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64)
 	c1=$(cpu1_ticks)
-	sleep 0.3
+	drained
 	after=$(rx_dst)
 	sent=$(echo "$out" | awk '{print $2}')
 	secs=$(echo "$out" | awk '{print $4}')
@@ -143,22 +160,25 @@ search() {
 	echo "$best $bbusy 0"
 }
 
-# cost PID: the consumer's CPU time (user + system, all threads; system
-# includes the kernel work its sendmsg does: reinject, forwarding) per packet,
-# in ns, at COST_RATE pps offered: a figure other load on the machine
-# disturbs much less than a throughput.  Prints "NS_PER_PKT".
+# cost: CPU 1's busy time per packet forwarded, in ns, at COST_RATE pps
+# offered (below every NFQUEUE mode's capacity): all of the router's work
+# (softirq, consumer, kernel work in its syscalls) whoever it is charged to.
+# Less disturbed by the machine's other load than a throughput.
 cost() {
-	local pid=$1 t0 t1 r0 r1 hz
-	hz=$(getconf CLK_TCK)
-	t0=$(awk '{print $14 + $15}' "/proc/$pid/stat")
-	r0=$(rx_dst)
+	local c0 c1 r0 r1
+	c0=$(cpu1_ticks); r0=$(rx_dst)
 	ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
 		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$COST_RATE" -t "$DUR" -c 0 -F 64 >/dev/null
-	sleep 0.3
-	t1=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+	c1=$(cpu1_ticks)
+	drained
 	r1=$(rx_dst)
-	awk -v t=$((t1 - t0)) -v n=$((r1 - r0)) -v hz="$hz" 'BEGIN { printf "%.0f\n", (n > 0 ? t / hz * 1e9 / n : 0) }'
+	awk -v c0="$c0" -v c1="$c1" -v n=$((r1 - r0)) -v hz="$(getconf CLK_TCK)" 'BEGIN {
+		split(c0, a, " "); split(c1, b, " ")
+		printf "%.0f\n", (n > 0 ? (b[1] - a[1]) / hz * 1e9 / n : 0) }'
 }
+
+# search_if: the throughput search, unless SEARCH=0 (CPU cost trials only)
+search_if() { if [ "$SEARCH" = 0 ]; then echo "0 0 0"; else search; fi; }
 
 start_bg() { # start_bg CMD... in rtr; waits briefly for it to bind
 	ip netns exec "$NS_RTR" chrt -f 10 "$@" >"$TMPD/bg.out" 2>&1 &
@@ -178,19 +198,21 @@ run_mode() {
 	case $m in
 	kernel)
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
-		RES[$m]=$(search)
+		RES[$m]=$(search_if)
+		COST[$m]=$(cost)
+		echo "    CPU 1 per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
 		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
 		;;
 	floor|floor1|floorp)
 		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		case $m in
-		floor)  start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 ;;
-		floor1) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -1 ;;
-		floorp) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -p ;;
+		floor)  start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -m "$QMAXLEN" ;;
+		floor1) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -m "$QMAXLEN" -1 ;;
+		floorp) start_bg "$BUILD/bench/nfq_floor" -q 0 -c 1 -m "$QMAXLEN" -p ;;
 		esac
-		RES[$m]=$(search)
-		COST[$m]=$(cost "$BGPID")
-		echo "    consumer CPU per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
+		RES[$m]=$(search_if)
+		COST[$m]=$(cost)
+		echo "    CPU 1 per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
 		stop_bg
 		echo "    nfq_floor: $(cat "$TMPD/bg.out")" >&2
 		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
@@ -199,15 +221,15 @@ run_mode() {
 		[ -x "$BUILD/srv6d" ] || { echo "    no $BUILD/srv6d" >&2; RES[$m]=0; return; }
 		cat >"$TMPD/srv6d.conf" <<-EOF
 		queue 0
-		queue-maxlen 4096
+		queue-maxlen $QMAXLEN
 		steer auto
 		cpu-affinity 1
 		sid fc00:ff::1 action End
 		EOF
 		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
-		RES[$m]=$(search)
-		COST[$m]=$(cost "$BGPID")
-		echo "    srv6d CPU per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
+		RES[$m]=$(search_if)
+		COST[$m]=$(cost)
+		echo "    CPU 1 per packet at $COST_RATE pps: ${COST[$m]} ns" >&2
 		stop_bg
 		echo "    srv6d stats: $(tr '\n' ';' <"$TMPD/stats" 2>/dev/null)" >&2
 		;;
@@ -229,22 +251,23 @@ for m in $MODES; do
 done
 
 {
-	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, load average $(cut -d' ' -f1-3 /proc/loadavg))"
-	printf '%-8s %8s %8s %8s %8s %14s %12s %8s\n' mode kpps "/floor" "/kernel" "cpu1 %" "kpps/core est" "ns/pkt" "/floorp"
+	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	printf '%-8s %8s %8s %8s %8s %14s %8s %8s %8s\n' mode kpps "/floor" "/kernel" "cpu1 %" "kpps/core est" "ns/pkt" "/floor" "/floorp"
 	for m in $MODES; do
 		set -- ${RES[$m]:-0 0 0}
 		awk -v m="$m" -v v="$1" -v u="$2" -v g="$3" -v f="${RES[floor]:-0}" -v k="${RES[kernel]:-0}" \
-		    -v c="${COST[$m]:--}" -v cp="${COST[floorp]:--}" 'BEGIN {
+		    -v c="${COST[$m]:--}" -v cf="${COST[floor]:--}" -v cp="${COST[floorp]:--}" 'BEGIN {
 			split(f, F, " "); split(k, K, " ")
-			rf = "-"; rk = "-"; rc = "-"
+			rf = "-"; rk = "-"; rc = "-"; rcf = "-"
 			if (F[1] > 0) rf = sprintf("%.2f", v / F[1])
 			if (K[1] > 0) rk = sprintf("%.2f", v / K[1])
+			if (c != "-" && cf != "-" && cf > 0) rcf = sprintf("%.2f", c / cf)
 			if (c != "-" && cp != "-" && cp > 0) rc = sprintf("%.2f", c / cp)
 			est = u > 0 ? sprintf("%.0f", v / u * 100 / 1000) : "-"
-			printf "%-8s %8.0f%s %7s %8s %8.1f %14s %12s %8s\n", m, v / 1000, (g ? "+" : " "), rf, rk, u, est, c, rc }'
+			printf "%-8s %8.0f%s %7s %8s %8.1f %14s %8s %8s %8s\n", m, v / 1000, (g ? "+" : " "), rf, rk, u, est, c, rcf, rc }'
 	done
 	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share;"
-	echo " ns/pkt = the consumer's user+system CPU time per packet at $COST_RATE pps, median of the runs)"
+	echo " ns/pkt = CPU 1 busy time per packet forwarded at $COST_RATE pps offered, median of the runs)"
 	[ "$REPEAT" -gt 1 ] && for m in $MODES; do
 		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')  ns/pkt: ${CALL[$m]}"
 	done

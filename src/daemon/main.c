@@ -559,8 +559,9 @@ int main(int argc, char **argv)
 		goto out_conf;
 	}
 	/* Bind every queue first: a second srv6d on the same queues fails
-	 * here (EBUSY) before it touches the first one's rules and routes, and
-	 * no rule sends packets to a queue nobody listens to. */
+	 * here (the kernel refuses the bind) before it touches the first
+	 * one's rules and routes, and no rule sends packets to a queue
+	 * nobody listens to. */
 	d.workers = calloc(d.nworkers, sizeof(*d.workers));
 	if (!d.workers) {
 		srv6_log(LOG_ERR, "out of memory");

@@ -141,8 +141,10 @@ if [ ${#hexes[@]} -gt 0 ] && srv6d_stats; then
 fi
 
 # a valid packet still goes through after all of that
+# as many packets must arrive as the "end" case sends (pkt.py list --case end)
+want=$("$PY" "$PKT" build end | grep -c .)
 mapfile -t good < <(pkt_to_dst send --case end | awk '$1 == "RX"')
-check "End still forwards after the bad input (${#good[@]} of 3)" [ ${#good[@]} -eq 3 ]
+check "End still forwards after the bad input (${#good[@]} of $want)" [ "$want" -gt 0 ] && [ ${#good[@]} -eq "$want" ]
 check "srv6d still running" srv6d_alive
 srv6d_stop TERM
 check "srv6d exits 0 on SIGTERM (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
