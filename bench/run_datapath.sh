@@ -251,7 +251,7 @@ for m in $MODES; do
 done
 
 {
-	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg))"
+	echo "Datapath End throughput at <= ${LOSS}% loss ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, ${DUR}s trials, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg), nf_hooks_lwtunnel=$(cat /proc/sys/net/netfilter/nf_hooks_lwtunnel 2>/dev/null || echo absent))"
 	printf '%-8s %8s %8s %8s %8s %14s %8s %8s %8s\n' mode kpps "/floor" "/kernel" "cpu1 %" "kpps/core est" "ns/pkt" "/floor" "/floorp"
 	for m in $MODES; do
 		set -- ${RES[$m]:-0 0 0}

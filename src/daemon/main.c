@@ -131,6 +131,44 @@ static void addr_str(int family, const void *a, uint8_t plen, bool host, char *b
 		snprintf(buf, len, "%s/%u", s, plen);
 }
 
+/*
+ * Results the NFQUEUE verdict of an IPv6 hook cannot carry (an IPv4 packet,
+ * an Ethernet frame) need the injection egress, which this version lacks:
+ * such packets are dropped and counted ("unsupported").  Say so once per
+ * line at load, reload and -n, so the operator is not surprised by it.
+ */
+static void warn_line(const char *path, unsigned int line, const char *what, bool to_stderr)
+{
+	static const char tail[] = "needs the injection egress (not in this version): "
+				   "such packets are dropped and counted as \"unsupported\"";
+
+	if (to_stderr)
+		fprintf(stderr, "%s:%u: warning: %s %s\n", path, line, what, tail);
+	else
+		srv6_log(LOG_WARNING, "%s:%u: %s %s", path, line, what, tail);
+}
+
+static void warn_unsupported(const char *path, const struct srv6_conf *c, bool to_stderr)
+{
+	for (size_t i = 0; i < c->nsids; i++) {
+		enum srv6_action a = c->sids[i].cfg.action;
+
+		if (a == SRV6_ACT_END_DX4)
+			warn_line(path, c->sids[i].line, "End.DX4 delivers IPv4, which", to_stderr);
+		else if (a == SRV6_ACT_END_DT4)
+			warn_line(path, c->sids[i].line, "End.DT4 delivers IPv4, which", to_stderr);
+		else if (a == SRV6_ACT_END_DT46)
+			warn_line(path, c->sids[i].line,
+				  "End.DT46 with an IPv4 inner packet (IPv6 ones work)", to_stderr);
+		else if (a == SRV6_ACT_END_DX2)
+			warn_line(path, c->sids[i].line, "End.DX2 delivers Ethernet frames, which",
+				  to_stderr);
+	}
+	for (size_t i = 0; i < c->nroutes; i++)
+		if (c->routes[i].family == AF_INET)
+			warn_line(path, c->routes[i].line, "an IPv4 policy", to_stderr);
+}
+
 /* Fill the datapath fields of @c (encap source, flow label mode); resolve
  * next-hop contexts through @nh.  0 or -errno with one line in @err. */
 static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t errlen)
@@ -415,6 +453,7 @@ static void reload(struct daemon *d)
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
 		return;
 	}
+	warn_unsupported(d->conf_path, &nc, false);
 	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
 	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
 	    nc.ncpus != d->conf.ncpus ||
@@ -423,13 +462,16 @@ static void reload(struct daemon *d)
 	r = conf_resolve(d, &nc, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
-		(void)srv6_nhctx_gc(d->nh);   /* contexts this sync added */
+		/* Whether the sync failed (it undid itself) or succeeded and
+		 * something after it failed: go back to the running contexts. */
+		(void)srv6_nhctx_abort(d->nh);
 		srv6_conf_free(&nc);
 		return;
 	}
 	r = conf_publish(d, &nc, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		(void)srv6_nhctx_abort(d->nh);  /* the sync succeeded, nc is not live */
 		srv6_conf_free(&nc);
 		return;
 	}
@@ -521,6 +563,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (check_only) {
+		warn_unsupported(d.conf_path, &d.conf, true);
 		srv6_conf_free(&d.conf);
 		return 0;
 	}
@@ -539,6 +582,7 @@ int main(int argc, char **argv)
 	}
 	srv6_log_init(foreground, "srv6d");
 	check_forwarding();
+	warn_unsupported(d.conf_path, &d.conf, false);
 	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d.flowlabel_mode) < 0)
 		d.flowlabel_mode = 0;
 
