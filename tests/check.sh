@@ -71,7 +71,8 @@ for t in tests/net/test_*.sh; do
 	BUILD="$BUILD" "$t" >"$log" 2>&1; rc=$?
 	cat "$log"
 	p=$(grep -c '^\[ OK \]' "$log"); f=$(grep -c '^\[FAIL\]' "$log")
-	passed=$((passed + p)); failed=$((failed + f))
+	s=$(grep -c '^\[SKIP\]' "$log")
+	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
 	if [ $rc -eq 4 ]; then
 		echo "[SKIP] $t"; skipped=$((skipped + 1))
 	elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then

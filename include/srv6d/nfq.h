@@ -80,6 +80,8 @@ struct srv6_nfq_stats {
 	uint64_t sendmsgs;        /* sendmsg calls that carried them */
 	uint64_t send_errors;     /* failed sendmsg attempts */
 	uint64_t verdict_errors;  /* NLMSG_ERROR replies to our verdicts */
+	uint64_t fallback_drops;  /* verdicts that could not be sent, replaced
+				     by NF_DROP without payload */
 };
 
 /** One received packet, valid until the next srv6_nfq_recv() on the queue. */

@@ -316,9 +316,12 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	sc.pol6_plens = pl6;
 	sc.pol4 = p4;
 	sc.pol4_plens = pl4;
+	/* Mark the rules ours before installing: if the install fails half
+	 * way (the IPv6 table committed, the IPv4 one not), stop_all() must
+	 * still remove what is there, or SID traffic would go on being sent
+	 * to a queue nobody reads.  Removal accepts a missing chain. */
+	d->steered = true;
 	r = srv6_steer_install(&sc, err, errlen);
-	if (r == 0)
-		d->steered = true;
 out_free:
 	free(s6);
 	free(sl);
@@ -393,7 +396,7 @@ static void dump_workers(struct dump_ctx *x)
 			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
 			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
 			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu "
-			 "gso=%llu csum-not-ready=%llu",
+			 "gso=%llu csum-not-ready=%llu lost-ids=%llu fallback-drops=%llu",
 			 srv6_nfq_queue(w->nfq), (unsigned long long)s.packets,
 			 (unsigned long long)s.accepted, (unsigned long long)s.dropped,
 			 (unsigned long long)s.miss, (unsigned long long)s.malformed,
@@ -402,7 +405,8 @@ static void dump_workers(struct dump_ctx *x)
 			 (unsigned long long)s.icmp_failed, (unsigned long long)q.enobufs,
 			 (unsigned long long)q.verdict_errors, (unsigned long long)q.send_errors,
 			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches,
-			 (unsigned long long)q.gso, (unsigned long long)q.csum_not_ready);
+			 (unsigned long long)q.gso, (unsigned long long)q.csum_not_ready,
+			 (unsigned long long)q.lost_ids, (unsigned long long)q.fallback_drops);
 		if (x->f)
 			fprintf(x->f, "%s\n", line);
 		else
@@ -678,7 +682,9 @@ out_workers:
 	stop_all(&d);
 	dump_counters(&d, false);
 out_queues:
-	/* unbind: the kernel drops (or, fail-open, accepts) what comes now */
+	/* unbind: the queue instance goes away and the kernel drops what is
+	 * still queued (fail-open no longer applies once it is gone); packets
+	 * that still match a rule pass only with --queue-bypass. */
 	for (unsigned int i = 0; d.workers && i < d.nworkers; i++)
 		srv6_nfq_close(d.workers[i].nfq);
 	free(d.workers);

@@ -65,27 +65,57 @@ static const uint8_t zero_pad[4];
 
 /* Send one configuration message for @q and wait for its ACK.  Packets that
  * arrive meanwhile (rules already in place) get @early_verdict. */
+#define CFG_ACK_TIMEOUT_MS 5000
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static int nfq_cfg_send(struct srv6_nfq *q, struct nlmsghdr *nlh, uint32_t early_verdict)
 {
 	static uint32_t seq_gen;
-	uint8_t buf[8192] __attribute__((aligned(8)));
 	uint32_t seq = __atomic_add_fetch(&seq_gen, 1, __ATOMIC_RELAXED) + (uint32_t)time(NULL);
 	uint32_t portid = mnl_socket_get_portid(q->nl);
+	int64_t deadline = mono_ms() + CFG_ACK_TIMEOUT_MS;
+	uint8_t *buf;
+	int ret;
 
+	/* Packets may already be queued (rules in place, copy range set by a
+	 * previous message): the buffer takes the largest packet message, so
+	 * none is cut and every one gets its early verdict. */
+	buf = aligned_alloc(8, RX_SLOT_DATA);
+	if (!buf)
+		return -ENOMEM;
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	nlh->nlmsg_seq = seq;
-	if (mnl_socket_sendto(q->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
+	if (mnl_socket_sendto(q->nl, nlh, nlh->nlmsg_len) < 0) {
+		ret = -errno;
+		goto out_free;
+	}
 
 	for (;;) {
-		ssize_t n = recv(q->fd, buf, sizeof(buf), 0);
+		ssize_t n;
 		const struct nlmsghdr *m;
 		int len;
 
+		/* Traffic keeps recv from timing out: bound the wait. */
+		if (mono_ms() > deadline) {
+			ret = -ETIMEDOUT;
+			goto out_free;
+		}
+		n = recv(q->fd, buf, RX_SLOT_DATA, 0);
 		if (n < 0) {
+			/* ENOBUFS: the kernel dropped messages, perhaps our
+			 * ACK (a second BIND would answer EBUSY, so it is not
+			 * resent): the deadline turns that into ETIMEDOUT. */
 			if (errno == EINTR || errno == ENOBUFS)
 				continue;
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
+			ret = errno == EAGAIN ? -ETIMEDOUT : -errno;
+			goto out_free;
 		}
 		len = (int)n;
 		for (m = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(m, len);
@@ -94,7 +124,8 @@ static int nfq_cfg_send(struct srv6_nfq *q, struct nlmsghdr *nlh, uint32_t early
 			    m->nlmsg_pid == portid) {
 				const struct nlmsgerr *e = mnl_nlmsg_get_payload(m);
 
-				return e->error;
+				ret = e->error;
+				goto out_free;
 			}
 			if (m->nlmsg_type == ((NFNL_SUBSYS_QUEUE << 8) | NFQNL_MSG_PACKET)) {
 				struct nlattr *attr[NFQA_MAX + 1] = { 0 };
@@ -116,6 +147,9 @@ static int nfq_cfg_send(struct srv6_nfq *q, struct nlmsghdr *nlh, uint32_t early
 			}
 		}
 	}
+out_free:
+	free(buf);
+	return ret;
 }
 
 static void set_err(char *err, size_t errlen, uint16_t queue, const char *what, int e)
@@ -191,6 +225,9 @@ int srv6_nfq_open(struct srv6_nfq **qp, const struct srv6_nfq_opts *o,
 	}
 	/* Extended ACKs make configuration errors readable in strace; harmless. */
 	(void)setsockopt(q->fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	/* An error about a verdict must not echo its (up to 64 KiB) payload
+	 * back into the receive buffer. */
+	(void)setsockopt(q->fd, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 
 	/* Bind, then everything else in one message (one flags/mask pair). */
 	nlh = nfq_nlmsg_put(buf, NFQNL_MSG_CONFIG, q->queue);
@@ -393,6 +430,43 @@ static int nfq_send(struct srv6_nfq *q, struct iovec *iov, unsigned int niov)
 	}
 }
 
+/*
+ * A verdict that cannot be sent even on its own (typically ENOMEM for a large
+ * payload) must not leave its packet queued forever (NFQUEUE has no timeout):
+ * send the smallest possible verdict instead, NF_DROP without payload, a few
+ * times with a short pause.  The id is read from the NFQA_VERDICT_HDR, the
+ * first attribute of every verdict this file builds.
+ */
+static void nfq_verdict_fallback(struct srv6_nfq *q, const struct nlmsghdr *orig)
+{
+	const struct nlattr *a = (const struct nlattr *)((const char *)mnl_nlmsg_get_payload(orig) +
+							 MNL_ALIGN(sizeof(struct nfgenmsg)));
+	const struct nfqnl_msg_verdict_hdr *vh;
+	char vb[VHDR_MAX] __attribute__((aligned(8)));
+	struct nlmsghdr *v;
+	struct iovec iov;
+
+	if (mnl_attr_get_type(a) != NFQA_VERDICT_HDR) {
+		ST_INC(q, lost_ids);
+		return;
+	}
+	vh = mnl_attr_get_payload(a);
+	v = nfq_nlmsg_put(vb, NFQNL_MSG_VERDICT, q->queue);
+	nfq_nlmsg_verdict_put(v, ntohl(vh->id), NF_DROP);
+	iov.iov_base = v;
+	iov.iov_len = v->nlmsg_len;
+	for (int tries = 0; tries < 3; tries++) {
+		if (nfq_send(q, &iov, 1) == 0) {
+			ST_INC(q, sendmsgs);
+			ST_INC(q, verdicts);
+			ST_INC(q, fallback_drops);
+			return;
+		}
+		usleep(1000);
+	}
+	ST_INC(q, lost_ids);
+}
+
 int srv6_nfq_flush(struct srv6_nfq *q)
 {
 	int ret = 0;
@@ -421,6 +495,7 @@ int srv6_nfq_flush(struct srv6_nfq *q)
 			} else {
 				ST_INC(q, send_errors);
 				ret = -errno;
+				nfq_verdict_fallback(q, nlh);
 			}
 			i += k;
 		}

@@ -257,6 +257,13 @@ static int run_tool(const char *name, char *const argv[], const char *in, size_t
 		goto out_pipes;
 	}
 	if (pid == 0) {
+		sigset_t none;
+
+		/* The daemon blocks its signals and ignores SIGPIPE; the
+		 * tool must be stoppable and see broken pipes as usual. */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
 		if (dup2(in ? pin[0] : devnull, 0) < 0 || dup2(pout[1], 1) < 0 ||
 		    dup2(perr[1], 2) < 0)
 			_exit(127);
@@ -413,7 +420,9 @@ static int raw_state(int family, bool *chain, unsigned int *jumps, char *err, si
 static int restore(int family, const char *text, size_t len, char *err, size_t errlen)
 {
 	const struct fam_tools *t = tools_for(family);
-	char *const argv[] = { (char *)t->restore, "--noflush", "-w", NULL };
+	/* Wait at most 5 s for the xtables lock, so a stuck lock holder
+	 * cannot hang a reload or the shutdown. */
+	char *const argv[] = { (char *)t->restore, "--noflush", "--wait=5", NULL };
 
 	return run_tool(t->restore, argv, text, len, NULL, err, errlen);
 }

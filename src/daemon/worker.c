@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "srv6d/cache.h"
 #include "srv6d/headend.h"
@@ -239,6 +240,8 @@ static void *worker_main(void *arg)
 			recv_reported = true;
 			if (n == -EBADF || n == -ENOTSOCK)
 				break;
+			/* A persistent error must not spin a core. */
+			usleep(1000);
 			continue;
 		}
 		if (n > 0)
