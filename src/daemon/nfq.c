@@ -49,6 +49,7 @@ struct srv6_nfq {
 	/* verdict batch */
 	unsigned int nv;                /* verdicts pending */
 	size_t vbytes;                  /* bytes pending */
+	size_t batch_bytes;             /* flush before vbytes exceeds this */
 	unsigned int niov;
 	struct iovec txiov[SRV6_NFQ_BATCH * 3];
 	uint8_t vhdr[SRV6_NFQ_BATCH][VHDR_MAX] __attribute__((aligned(8)));
@@ -216,6 +217,23 @@ int srv6_nfq_open(struct srv6_nfq **qp, const struct srv6_nfq_opts *o,
 	/* A batch of verdicts with payloads is one skb on the kernel side. */
 	if (setsockopt(q->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) < 0)
 		(void)setsockopt(q->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	/* Without CAP_NET_ADMIN in the initial namespace the FORCE variants
+	 * fail and the kernel caps at wmem_max: a batch larger than the send
+	 * buffer would fail with EMSGSIZE every time, so size batches to what
+	 * we really got (the kernel reports twice the usable value). */
+	q->batch_bytes = SRV6_NFQ_BATCH_BYTES;
+	{
+		int got = 0;
+		socklen_t gl = sizeof(got);
+
+		if (getsockopt(q->fd, SOL_SOCKET, SO_SNDBUF, &got, &gl) == 0 && got > 0) {
+			size_t usable = (size_t)got / 2;
+			size_t single = 65536 + 4096; /* one verdict, full payload */
+
+			if (usable < q->batch_bytes + 4096)
+				q->batch_bytes = usable > single + 4096 ? usable - 4096 : single;
+		}
+	}
 	tv.tv_sec = (o->rcvtimeo_ms ? o->rcvtimeo_ms : 200) / 1000;
 	tv.tv_usec = (long)((o->rcvtimeo_ms ? o->rcvtimeo_ms : 200) % 1000) * 1000;
 	if (setsockopt(q->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0) {
@@ -516,7 +534,7 @@ int srv6_nfq_verdict(struct srv6_nfq *q, uint32_t id, uint32_t verdict,
 	if (data && len > 0xffffu - MNL_ATTR_HDRLEN)
 		return -EMSGSIZE;
 	total = VHDR_MAX + (data ? MNL_ALIGN(len) : 0);
-	if (q->nv && q->vbytes + total > SRV6_NFQ_BATCH_BYTES)
+	if (q->nv && q->vbytes + total > q->batch_bytes)
 		ret = srv6_nfq_flush(q);
 
 	nlh = nfq_nlmsg_put((char *)q->vhdr[q->nv], NFQNL_MSG_VERDICT, q->queue);
