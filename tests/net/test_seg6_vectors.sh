@@ -30,7 +30,7 @@
 set -u
 ksft_skip=4
 HERE=$(cd "$(dirname "$0")" && pwd)
-VEC=${SRV6_VECTORS:-$HERE/../unit/vectors/seg6.txt}
+VEC=${SRV6_VECTORS:-$HERE/../unit/vectors}/seg6.txt
 PY=/usr/bin/python3
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit $ksft_skip; }

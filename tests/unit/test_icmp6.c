@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "vectors.h"
 
 #include "srv6d/icmp6.h"
 
@@ -388,30 +389,6 @@ static void test_csum_properties(void **state)
 
 /* ------------------------------------------------------- scapy vectors */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(s), i;
-
-	assert_int_equal(n % 2, 0);
-	assert_true(n / 2 <= cap);
-	for (i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		assert_true(hi >= 0 && lo >= 0);
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return n / 2;
-}
-
 static void check_vector(char **tok)
 {
 	static uint8_t orig[4096], want[4096], got[4096];
@@ -420,8 +397,8 @@ static void check_vector(char **tok)
 	uint16_t c;
 	int n;
 
-	olen = unhex(tok[5], orig, sizeof(orig));
-	wlen = unhex(tok[6], want, sizeof(want));
+	olen = vec_unhex(tok[5], orig, sizeof(orig));
+	wlen = vec_unhex(tok[6], want, sizeof(want));
 	n = build((uint8_t)atoi(tok[2]), (uint8_t)atoi(tok[3]),
 		  (uint32_t)strtoul(tok[4], NULL, 10), orig, olen, got,
 		  sizeof(got), &src, &dst);
@@ -441,19 +418,11 @@ static void check_vector(char **tok)
 static void test_scapy_vectors(void **state)
 {
 	static char line[16384];
-	const char *dir = getenv("SRV6_VECTORS");
-	char path[4096];
 	int count = 0;
 	FILE *f;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/icmp6.txt",
-		 dir && *dir ? dir : "tests/unit/vectors");
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("%s: cannot open (run from the repository root, set "
-			 "SRV6_VECTORS, or regenerate with /usr/bin/python3 "
-			 "tests/unit/vectors/gen_srh.py)", path);
+	f = vec_open("icmp6.txt");
 	while (fgets(line, sizeof(line), f)) {
 		char *tok[8], *save = NULL, *t;
 		int n = 0;

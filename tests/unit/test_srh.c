@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include "vectors.h"
 
 #include "srv6d/srh.h"
 
@@ -773,48 +774,6 @@ static void test_pad(void **state)
 
 /* ------------------------------------------------------- scapy vectors */
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
-{
-	size_t n = strlen(s), i;
-
-	assert_int_equal(n % 2, 0);
-	assert_true(n / 2 <= cap);
-	for (i = 0; i < n / 2; i++) {
-		int hi = hexval(s[2 * i]), lo = hexval(s[2 * i + 1]);
-
-		assert_true(hi >= 0 && lo >= 0);
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return n / 2;
-}
-
-static FILE *open_vectors(void)
-{
-	const char *dir = getenv("SRV6_VECTORS");
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/srh.txt",
-		 dir && *dir ? dir : "tests/unit/vectors");
-	f = fopen(path, "r");
-	if (!f)
-		fail_msg("%s: cannot open (run from the repository root, set "
-			 "SRV6_VECTORS, or regenerate with /usr/bin/python3 "
-			 "tests/unit/vectors/gen_srh.py)", path);
-	return f;
-}
-
 static int err_from_name(const char *s)
 {
 	static const char *const names[] = {
@@ -850,7 +809,7 @@ static int vec_build(char **tok, int n)
 		assert_int_equal(inet_pton(AF_INET6, s, &segs[nsegs]), 1);
 		nsegs++;
 	}
-	wlen = unhex(tok[5], want, sizeof(want));
+	wlen = vec_unhex(tok[5], want, sizeof(want));
 	len = srv6_srh_build(got, sizeof(got), segs, nsegs, red, slot,
 			     (uint8_t)atoi(tok[3]));
 	if (len != (int)wlen || memcmp(got, want, wlen) != 0)
@@ -866,7 +825,7 @@ static int vec_parse(char **tok, int n)
 	int rc;
 
 	assert_int_equal(n, 11);
-	len = unhex(tok[2], pkt, sizeof(pkt));
+	len = vec_unhex(tok[2], pkt, sizeof(pkt));
 	rc = srv6_ip6_parse(pkt, len, &info);
 	if (rc != SRV6_SRH_OK)
 		fail_msg("parse %s: error %d at %zu", tok[1], rc, info.err_ptr);
@@ -896,7 +855,7 @@ static int vec_bad(char **tok, int n)
 	int rc;
 
 	assert_int_equal(n, 5);
-	len = unhex(tok[2], pkt, sizeof(pkt));
+	len = vec_unhex(tok[2], pkt, sizeof(pkt));
 	rc = srv6_ip6_parse(pkt, len, &info);
 	if (rc != err_from_name(tok[3]) || info.err_ptr != (size_t)atoi(tok[4]))
 		fail_msg("bad %s: got error %d at %zu, want %s at %s", tok[1],
@@ -908,7 +867,7 @@ static void test_scapy_vectors(void **state)
 {
 	static char line[65536];
 	int nbuild = 0, nparse = 0, nbad = 0;
-	FILE *f = open_vectors();
+	FILE *f = vec_open("srh.txt");
 
 	(void)state;
 	while (fgets(line, sizeof(line), f)) {
