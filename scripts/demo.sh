@@ -32,7 +32,8 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "demo.sh: run as root (it creates network namespaces): sudo $0" >&2
 	exit 1
 fi
-say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+if [ -t 1 ]; then B=$'\033[1m' N=$'\033[0m'; else B= N=; fi
+say() { printf '\n%s== %s%s\n' "$B" "$*" "$N"; }
 
 say "dependencies"
 scripts/deps.sh || exit 1
