@@ -89,7 +89,7 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 	 $(if $(CTL_SRCS),$(BUILD)/srv6ctl)
 
 .SECONDARY:
-.PHONY: all check unit fuzz fuzz-run fuzz-long nettest deps install clean bench soak
+.PHONY: all check unit fuzz fuzz-run fuzz-long nettest deps install clean bench
 all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)
 
