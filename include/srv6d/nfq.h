@@ -155,6 +155,13 @@ int srv6_nfq_flush(struct srv6_nfq *q);
 /** srv6_nfq_pending - verdicts in the batch not yet sent. */
 unsigned int srv6_nfq_pending(const struct srv6_nfq *q);
 
+/**
+ * srv6_nfq_rcvbuf - the receive buffer size srv6_nfq_open() asked for (sized
+ * to queue-maxlen) and the size the kernel granted (smaller when
+ * SO_RCVBUFFORCE was refused and net.core.rmem_max capped it).  Any thread.
+ */
+void srv6_nfq_rcvbuf(const struct srv6_nfq *q, size_t *want, size_t *got);
+
 /** srv6_nfq_queue - the queue number. */
 uint16_t srv6_nfq_queue(const struct srv6_nfq *q);
 

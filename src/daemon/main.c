@@ -623,11 +623,19 @@ int main(int argc, char **argv)
 			.headroom = SRV6_PKT_HEADROOM,
 		};
 
+		size_t want, got;
+
 		r = srv6_nfq_open(&d.workers[i].nfq, &o, err, sizeof(err));
 		if (r < 0) {
 			srv6_log(LOG_ERR, "%s", err);
 			goto out_queues;
 		}
+		srv6_nfq_rcvbuf(d.workers[i].nfq, &want, &got);
+		if (got && got < want)
+			srv6_log(LOG_WARNING, "queue %u: receive buffer %zu bytes, %zu wanted for "
+				 "queue-maxlen %u (SO_RCVBUFFORCE refused?): bursts will be lost "
+				 "as ENOBUFS; raise net.core.rmem_max", o.queue, got, want,
+				 o.maxlen);
 	}
 	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
 	if (!d.nh) {

@@ -50,6 +50,7 @@ struct srv6_nfq {
 	unsigned int nv;                /* verdicts pending */
 	size_t vbytes;                  /* bytes pending */
 	size_t batch_bytes;             /* flush before vbytes exceeds this */
+	size_t rcvbuf_want, rcvbuf_got; /* receive buffer asked for / granted */
 	unsigned int niov;
 	struct iovec txiov[SRV6_NFQ_BATCH * 3];
 	uint8_t vhdr[SRV6_NFQ_BATCH][VHDR_MAX] __attribute__((aligned(8)));
@@ -214,6 +215,15 @@ int srv6_nfq_open(struct srv6_nfq **qp, const struct srv6_nfq_opts *o,
 	rb = (int)rcvbuf;
 	if (setsockopt(q->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rb, sizeof(rb)) < 0)
 		(void)setsockopt(q->fd, SOL_SOCKET, SO_RCVBUF, &rb, sizeof(rb));
+	q->rcvbuf_want = rcvbuf;
+	{
+		int got = 0;
+		socklen_t gl = sizeof(got);
+
+		/* The kernel reports twice the value it was given. */
+		if (getsockopt(q->fd, SOL_SOCKET, SO_RCVBUF, &got, &gl) == 0 && got > 0)
+			q->rcvbuf_got = (size_t)got / 2;
+	}
 	/* A batch of verdicts with payloads is one skb on the kernel side. */
 	if (setsockopt(q->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)) < 0)
 		(void)setsockopt(q->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
@@ -577,6 +587,12 @@ int srv6_nfq_verdict(struct srv6_nfq *q, uint32_t id, uint32_t verdict,
 unsigned int srv6_nfq_pending(const struct srv6_nfq *q)
 {
 	return q->nv;
+}
+
+void srv6_nfq_rcvbuf(const struct srv6_nfq *q, size_t *want, size_t *got)
+{
+	*want = q->rcvbuf_want;
+	*got = q->rcvbuf_got;
 }
 
 uint16_t srv6_nfq_queue(const struct srv6_nfq *q)
