@@ -169,6 +169,31 @@ static void warn_unsupported(const char *path, const struct srv6_conf *c, bool t
 			warn_line(path, c->routes[i].line, "an IPv4 policy", to_stderr);
 }
 
+/* The outer source of an encapsulating SID or policy: encap-source when the
+ * conf sets it, else the kernel's source address selection toward the first
+ * segment.  0 or -errno with "FILE:LINE: ..." in @err. */
+static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c, bool encaps,
+			  const struct in6_addr *segs, struct in6_addr *src, unsigned int line,
+			  char *err, size_t errlen)
+{
+	char a[INET6_ADDRSTRLEN];
+	int r;
+
+	if (c->has_encap_src) {
+		*src = c->encap_src;
+		return 0;
+	}
+	if (!encaps)
+		return 0;
+	r = select_source(&segs[0], src);
+	if (r < 0) {
+		inet_ntop(AF_INET6, &segs[0], a, sizeof(a));
+		snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
+			 d->conf_path, line, a, strerror(-r));
+	}
+	return r;
+}
+
 /* Fill the datapath fields of @c (encap source, flow label mode); resolve
  * next-hop contexts through @nh.  0 or -errno with one line in @err. */
 static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t errlen)
@@ -180,38 +205,20 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
 		cfg->flowlabel_mode = d->flowlabel_mode;
-		if (c->has_encap_src) {
-			cfg->encap_src = c->encap_src;
-		} else if (action_encaps(cfg->action) && cfg->nsegs) {
-			r = select_source(&cfg->segs[0], &cfg->encap_src);
-			if (r < 0) {
-				char a[INET6_ADDRSTRLEN];
-
-				inet_ntop(AF_INET6, &cfg->segs[0], a, sizeof(a));
-				snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
-					 d->conf_path, c->sids[i].line, a, strerror(-r));
-				return r;
-			}
-		}
+		r = fill_encap_src(d, c, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				   &cfg->encap_src, c->sids[i].line, err, errlen);
+		if (r < 0)
+			return r;
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
 		struct srv6_policy *pol = &c->routes[i].pol;
 
 		pol->flowlabel_mode = d->flowlabel_mode;
 		pol->mark = 0;
-		if (c->has_encap_src) {
-			pol->encap_src = c->encap_src;
-		} else if (mode_encaps(pol->mode) && pol->nsegs) {
-			r = select_source(&pol->segs[0], &pol->encap_src);
-			if (r < 0) {
-				char a[INET6_ADDRSTRLEN];
-
-				inet_ntop(AF_INET6, &pol->segs[0], a, sizeof(a));
-				snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
-					 d->conf_path, c->routes[i].line, a, strerror(-r));
-				return r;
-			}
-		}
+		r = fill_encap_src(d, c, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				   &pol->encap_src, c->routes[i].line, err, errlen);
+		if (r < 0)
+			return r;
 	}
 	if (c->nsids) {
 		cfgs = calloc(c->nsids, sizeof(*cfgs));
