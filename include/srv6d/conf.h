@@ -14,6 +14,8 @@
  *   steer auto|none              default auto
  *   encap-source ADDR            IPv6 unicast address; default: the kernel's
  *                                source address selection
+ *   egress auto|verdict|inject   how results re-enter the kernel (default
+ *                                auto): docs/ARCHITECTURE.md
  *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
  *                                queue order; exactly as many as queues
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
@@ -80,6 +82,15 @@ struct srv6_conf_route {
 	unsigned int line;
 };
 
+/* How results go back to the kernel (include/srv6d/inject.h). */
+enum srv6_egress_mode {
+	SRV6_EGRESS_AUTO,              /* probe: verdicts where the kernel takes
+					  them, injection everywhere else */
+	SRV6_EGRESS_VERDICT,           /* IPv6 results in verdicts, no probe;
+					  IPv4 results and frames injected */
+	SRV6_EGRESS_INJECT,            /* every result injected */
+};
+
 enum srv6_steer_mode {
 	SRV6_STEER_AUTO,               /* srv6d installs its netfilter rules */
 	SRV6_STEER_NONE,               /* the operator does */
@@ -96,6 +107,7 @@ struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;
 	enum srv6_steer_mode steer;
+	enum srv6_egress_mode egress;
 	bool has_encap_src;
 	struct in6_addr encap_src;
 	int ncpus;                     /* 0: no affinity */

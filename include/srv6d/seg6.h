@@ -112,6 +112,7 @@ enum srv6_drop {
 	SRV6_DROP_NO_ROOM,       /* no headroom/tailroom for the rewrite */
 	SRV6_DROP_CSID_ARG,      /* NEXT-C-SID argument invalid */
 	SRV6_DROP_UNSUPPORTED,   /* action/flavor not runnable here */
+	SRV6_DROP_LOOP,          /* local SID chain longer than the datapath allows */
 	SRV6_DROP_MAX,
 };
 

@@ -10,11 +10,17 @@
  *   *raw
  *   :SRV6D - [0:0]
  *   -A PREROUTING -j SRV6D
+ *   -A SRV6D -i srv6d0 -j ACCEPT
  *   -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
  *   ...
  *   COMMIT
  *
- * One rule per SID prefix and per policy prefix.  One queue gives
+ * First, results srv6d injected through its device (include/srv6d/inject.h)
+ * are accepted: they already passed this hook once as the packet srv6d
+ * received, and must be neither steered back nor judged by raw PREROUTING
+ * rules again (an IPv6 `-m rpfilter` rule would drop them: they arrive with
+ * their original source on srv6d's device).  Then one rule per SID prefix and
+ * per policy prefix.  One queue gives
  * `--queue-num N`; several give `--queue-balance A:B`, which spreads by a
  * hash of the addresses so a flow stays on one worker (packet order kept).
  * `--queue-cpu-fanout` (queue chosen by the receiving CPU) is off by default:
@@ -46,6 +52,9 @@ struct srv6_steer_cfg {
 	unsigned int queue_first, queue_last;  /* queue_first <= queue_last <= 65535 */
 	bool fail_open;                        /* --queue-bypass */
 	bool cpu_fanout;                       /* --queue-cpu-fanout (several queues only) */
+	const char *inject_dev;                /* srv6d's injection device: its
+						  packets are accepted first, never
+						  steered back (NULL: none) */
 	const struct in6_addr *sid_prefixes;   /* local SIDs / SID prefixes */
 	const uint8_t *sid_plens;
 	size_t nsids;
@@ -72,6 +81,14 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
  * Control thread only.
  */
 int srv6_steer_remove(char *err, size_t errlen);
+
+/**
+ * srv6_steer_restore - feed @text (restore format, any tables) to
+ * ip6tables-restore (@family AF_INET6) or iptables-restore --noflush.
+ * For srv6d's other rules (the egress probe).  0 or -errno with @err.
+ * Control thread only.
+ */
+int srv6_steer_restore(int family, const char *text, char *err, size_t errlen);
 
 /**
  * srv6_steer_format - print the restore-format rules @cfg gives for @family

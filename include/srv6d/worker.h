@@ -21,9 +21,21 @@
  *                             NF_ACCEPT unchanged, "miss"
  *   not parseable             NF_DROP, "malformed"
  *   truncated (NFQA_CAP_LEN)  NF_DROP, "truncated"
- *   result of another family than the hook's, or an Ethernet frame (the
- *   egress issue: cross-family and L2 egress)   NF_DROP, "xfamily", and the
- *                             SID's errors + drops[unsupported]
+ *   result injected (IPv4 results, Ethernet frames, and IPv6 results when
+ *   w->inject6: include/srv6d/inject.h)   the result is written into srv6d's
+ *                             device (or an End.DX2 oif), the original ends
+ *                             with NF_DROP counted as "injected", not dropped
+ *   result that needs the injection egress when there is none
+ *                             NF_DROP, "xfamily", and the SID's errors +
+ *                             drops[unsupported]
+ *
+ * Local SID chains: when a behavior (or a headend policy) forwards an IPv6
+ * packet whose new destination is a local SID, or one of srv6d's policy
+ * prefixes, srv6d runs that SID (policy) at once, as the kernel's seg6local
+ * does when the next segment's route is itself a seg6local route, without a
+ * hop limit decrement in between.  At most SRV6_CHAIN_MAX steps (the kernel's
+ * lwtunnel recursion limit, XMIT_RECURSION_LIMIT); one more is dropped with
+ * the drop reason "loop".  Every SID of the chain counts the packet.
  *   shutdown                  the batch in hand is finished, then the socket
  *                             is drained without blocking, then unbound.
  *
@@ -39,7 +51,10 @@
 #include <stdint.h>
 
 #include "cache.h"
+#include "inject.h"
 #include "nfq.h"
+
+#define SRV6_CHAIN_MAX 8   /* behaviors one packet may run in a row */
 
 struct srv6_icmp_tx;
 
@@ -57,6 +72,9 @@ struct srv6_worker_stats {
 	uint64_t icmp_limited;   /* suppressed by the rate limit */
 	uint64_t icmp_failed;    /* not answerable / no socket / send error */
 	uint64_t batches;        /* receive batches processed */
+	uint64_t injected;       /* results handed to the injection egress
+				    (the original got NF_DROP: consumed) */
+	uint64_t chained;        /* extra behaviors run for local SID chains */
 };
 
 struct srv6_worker {
@@ -67,6 +85,12 @@ struct srv6_worker {
 	struct srv6_cache *cache;
 	struct srv6_nfq *nfq;    /* opened (bound) by the caller; the worker
 				    drains it on stop, the caller closes it */
+	struct srv6_inj *inj;    /* injector opened by the caller (NULL: no
+				    injection egress); used by the worker only,
+				    the caller closes it after the stop */
+	bool inject6;            /* IPv6 results of IPv6 hooks are injected too
+				    (egress inject, or a kernel that refuses
+				    header rewrites in verdicts) */
 	/* private */
 	pthread_t thread;
 	bool running;

@@ -639,6 +639,7 @@ static const char *const drop_names[SRV6_DROP_MAX] = {
 	[SRV6_DROP_NO_ROOM] = "no-room",
 	[SRV6_DROP_CSID_ARG] = "csid-arg",
 	[SRV6_DROP_UNSUPPORTED] = "unsupported",
+	[SRV6_DROP_LOOP] = "loop",
 };
 _Static_assert(ARRAY_SIZE(drop_names) == SRV6_DROP_MAX, "drop names");
 

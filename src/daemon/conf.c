@@ -1031,6 +1031,7 @@ struct conf_ctx {
 	unsigned int line;
 	/* "has" flags: the line a global keyword was seen on, 0 if not */
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
+	unsigned int has_egress;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -1124,6 +1125,25 @@ static int g_steer(struct conf_ctx *x, char **argv)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int g_egress(struct conf_ctx *x, char **argv)
+{
+	static const char *const names[] = {
+		[SRV6_EGRESS_AUTO] = "auto",
+		[SRV6_EGRESS_VERDICT] = "verdict",
+		[SRV6_EGRESS_INJECT] = "inject",
+	};
+	struct qtok qb;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(argv[1], names[i])) {
+			x->c->egress = (enum srv6_egress_mode)i;
+			return 0;
+		}
+	}
+	seterr(&x->e, "bad value %s for egress (auto, verdict or inject)", q(&qb, argv[1]));
+	return -EINVAL;
 }
 
 static int g_src(struct conf_ctx *x, char **argv)
@@ -1287,6 +1307,7 @@ static const struct global_kw {
 	{ "queue-maxlen", offsetof(struct conf_ctx, has_maxlen),   g_maxlen },
 	{ "fail-open",    offsetof(struct conf_ctx, has_failopen), g_failopen },
 	{ "steer",        offsetof(struct conf_ctx, has_steer),    g_steer },
+	{ "egress",       offsetof(struct conf_ctx, has_egress),   g_egress },
 	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
 	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
 };

@@ -17,10 +17,13 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <linux/netfilter.h>
 #include <urcu/urcu-qsbr.h>
 
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
+#include "srv6d/egress.h"
+#include "srv6d/inject.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
@@ -39,6 +42,9 @@ struct daemon {
 	struct srv6_worker *workers;
 	bool steered;                   /* our rules are installed */
 	int flowlabel_mode;
+	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
+	bool inject6;                   /* IPv6 results injected, not verdicts */
+	char egress_why[256];           /* why IPv6 results take that path */
 };
 
 static const struct {
@@ -133,40 +139,35 @@ static void addr_str(int family, const void *a, uint8_t plen, bool host, char *b
 
 /*
  * Results the NFQUEUE verdict of an IPv6 hook cannot carry (an IPv4 packet,
- * an Ethernet frame) need the injection egress, which this version lacks:
- * such packets are dropped and counted ("unsupported").  Say so once per
- * line at load, reload and -n, so the operator is not surprised by it.
+ * an Ethernet frame) need the injection egress.  When srv6d could not create
+ * its device, such packets are dropped and counted ("unsupported"): say so
+ * once per line, at start and reload.
  */
-static void warn_line(const char *path, unsigned int line, const char *what, bool to_stderr)
+static void warn_line(const char *path, unsigned int line, const char *what)
 {
-	static const char tail[] = "needs the injection egress (not in this version): "
-				   "such packets are dropped and counted as \"unsupported\"";
-
-	if (to_stderr)
-		fprintf(stderr, "%s:%u: warning: %s %s\n", path, line, what, tail);
-	else
-		srv6_log(LOG_WARNING, "%s:%u: %s %s", path, line, what, tail);
+	srv6_log(LOG_WARNING, "%s:%u: %s needs the injection egress, which is not available: "
+		 "such packets are dropped and counted as \"unsupported\"", path, line, what);
 }
 
-static void warn_unsupported(const char *path, const struct srv6_conf *c, bool to_stderr)
+static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c)
 {
+	if (d->injdev.ifindex)
+		return;
 	for (size_t i = 0; i < c->nsids; i++) {
 		enum srv6_action a = c->sids[i].cfg.action;
 
 		if (a == SRV6_ACT_END_DX4)
-			warn_line(path, c->sids[i].line, "End.DX4 delivers IPv4, which", to_stderr);
+			warn_line(d->conf_path, c->sids[i].line, "End.DX4 (IPv4 results)");
 		else if (a == SRV6_ACT_END_DT4)
-			warn_line(path, c->sids[i].line, "End.DT4 delivers IPv4, which", to_stderr);
+			warn_line(d->conf_path, c->sids[i].line, "End.DT4 (IPv4 results)");
 		else if (a == SRV6_ACT_END_DT46)
-			warn_line(path, c->sids[i].line,
-				  "End.DT46 with an IPv4 inner packet (IPv6 ones work)", to_stderr);
+			warn_line(d->conf_path, c->sids[i].line, "End.DT46 with an IPv4 inner packet");
 		else if (a == SRV6_ACT_END_DX2)
-			warn_line(path, c->sids[i].line, "End.DX2 delivers Ethernet frames, which",
-				  to_stderr);
+			warn_line(d->conf_path, c->sids[i].line, "End.DX2 (Ethernet frames)");
 	}
 	for (size_t i = 0; i < c->nroutes; i++)
 		if (c->routes[i].family == AF_INET)
-			warn_line(path, c->routes[i].line, "an IPv4 policy", to_stderr);
+			warn_line(d->conf_path, c->routes[i].line, "an IPv4 policy");
 }
 
 /* The outer source of an encapsulating SID or policy: encap-source when the
@@ -279,6 +280,7 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 		.queue_first = d->conf.queue_first,   /* the bound queues */
 		.queue_last = d->conf.queue_last,
 		.fail_open = d->conf.fail_open,
+		.inject_dev = d->injdev.ifindex ? d->injdev.name : NULL,
 	};
 	struct in6_addr *s6 = NULL, *p6 = NULL;
 	struct in_addr *p4 = NULL;
@@ -387,6 +389,27 @@ static void dump_policy(const struct srv6_policy_entry *e, void *arg)
 	dump_line(x, head, &ct);
 }
 
+/* The injection device's counters: frames the kernel end received and what
+ * the veth pair and the host's backlogs dropped (a veth transmit reports
+ * success even when its peer drops). */
+static void dump_egress(struct dump_ctx *x)
+{
+	struct srv6_injdev_drops dr;
+	char line[512];
+
+	if (!x->d->injdev.ifindex || srv6_injdev_drops(&x->d->injdev, &dr) < 0)
+		return;
+	snprintf(line, sizeof(line),
+		 "egress %s ipv6=%s rx-packets=%llu rx-dropped=%llu tx-dropped=%llu softnet-dropped=%llu",
+		 x->d->injdev.name, x->d->inject6 ? "inject" : "verdict",
+		 (unsigned long long)dr.rx_packets, (unsigned long long)dr.rx_dropped,
+		 (unsigned long long)dr.tx_dropped, (unsigned long long)dr.softnet_dropped);
+	if (x->f)
+		fprintf(x->f, "%s\n", line);
+	else
+		srv6_log(LOG_INFO, "%s", line);
+}
+
 static void dump_workers(struct dump_ctx *x)
 {
 	for (unsigned int i = 0; x->d->workers && i < x->d->nworkers; i++) {
@@ -397,9 +420,14 @@ static void dump_workers(struct dump_ctx *x)
 
 		if (!w->nfq)
 			continue;
+		struct srv6_inj_stats is = { 0 };
+		int n;
+
 		srv6_worker_stats_read(w, &s);
 		srv6_nfq_stats_read(w->nfq, &q);
-		snprintf(line, sizeof(line),
+		if (w->inj)
+			srv6_inj_stats_read(w->inj, &is);
+		n = snprintf(line, sizeof(line),
 			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
 			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
 			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu "
@@ -414,6 +442,11 @@ static void dump_workers(struct dump_ctx *x)
 			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches,
 			 (unsigned long long)q.gso, (unsigned long long)q.csum_not_ready,
 			 (unsigned long long)q.lost_ids, (unsigned long long)q.fallback_drops);
+		if (n > 0 && (size_t)n < sizeof(line))
+			snprintf(line + n, sizeof(line) - (size_t)n,
+				 " injected=%llu inject-errors=%llu l2-sent=%llu chained=%llu",
+				 (unsigned long long)s.injected, (unsigned long long)is.errors,
+				 (unsigned long long)is.l2_sent, (unsigned long long)s.chained);
 		if (x->f)
 			fprintf(x->f, "%s\n", line);
 		else
@@ -431,6 +464,7 @@ static void dump_counters(struct daemon *d, bool to_log)
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
+		dump_egress(&x);
 	}
 	if (d->stats_path) {
 		char tmp[4096];
@@ -446,6 +480,7 @@ static void dump_counters(struct daemon *d, bool to_log)
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
+		dump_egress(&x);
 		if (fclose(f) != 0 || rename(tmp, d->stats_path) != 0)
 			srv6_log(LOG_ERR, "%s: %s", d->stats_path, strerror(errno));
 	}
@@ -464,7 +499,7 @@ static void reload(struct daemon *d)
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
 		return;
 	}
-	warn_unsupported(d->conf_path, &nc, false);
+	warn_unsupported(d, &nc);
 	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
 	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
 	    nc.ncpus != d->conf.ncpus ||
@@ -505,6 +540,64 @@ static void reload(struct daemon *d)
 		srv6_log(LOG_WARNING, "reload: removing unused next-hop contexts: %s", strerror(-r));
 	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes", d->conf_path,
 		 d->conf.nsids, d->conf.nroutes);
+}
+
+/*
+ * The injection egress: srv6d's device, one injector per worker, and the
+ * choice of path for IPv6 results (conf "egress", the probe for "auto").
+ * Returns 0, or -errno with @err when the start must stop (egress inject
+ * without a device).
+ */
+static int egress_setup(struct daemon *d, char *err, size_t errlen)
+{
+	const struct srv6_conf *c = &d->conf;
+	char derr[256];
+	int r;
+
+	r = srv6_injdev_open(&d->injdev, SRV6_INJ_DEV_DEFAULT, derr, sizeof(derr));
+	if (r < 0) {
+		if (c->egress == SRV6_EGRESS_INJECT) {
+			snprintf(err, errlen, "egress inject: %s", derr);
+			return r;
+		}
+		srv6_log(LOG_WARNING, "no injection egress (%s): IPv6 results go in verdicts, "
+			 "IPv4 results and Ethernet frames are dropped and counted", derr);
+		snprintf(d->egress_why, sizeof(d->egress_why), "no injection device");
+		d->inject6 = false;
+		warn_unsupported(d, c);
+		return 0;
+	}
+	for (unsigned int i = 0; i < d->nworkers; i++) {
+		d->workers[i].inj = srv6_inj_open(&d->injdev, derr, sizeof(derr));
+		if (!d->workers[i].inj) {
+			snprintf(err, errlen, "queue %u: injector: %s", srv6_nfq_queue(d->workers[i].nfq),
+				 derr);
+			return -EIO;
+		}
+	}
+	switch (c->egress) {
+	case SRV6_EGRESS_VERDICT:
+		d->inject6 = false;
+		snprintf(d->egress_why, sizeof(d->egress_why), "egress verdict (configured)");
+		break;
+	case SRV6_EGRESS_INJECT:
+		d->inject6 = true;
+		snprintf(d->egress_why, sizeof(d->egress_why), "egress inject (configured)");
+		break;
+	case SRV6_EGRESS_AUTO:
+	default:
+		r = srv6_egress_probe(d->workers[0].nfq, &d->injdev, d->workers[0].inj,
+				      c->fail_open ? NF_ACCEPT : NF_DROP, d->egress_why,
+				      sizeof(d->egress_why));
+		d->inject6 = r != 1;
+		break;
+	}
+	for (unsigned int i = 0; i < d->nworkers; i++)
+		d->workers[i].inject6 = d->inject6;
+	srv6_log(LOG_NOTICE, "egress: IPv6 results: %s%s (%s); IPv4 results: injected through %s; "
+		 "End.DX2 frames: sent on their oif", d->inject6 ? "injected through " : "verdicts",
+		 d->inject6 ? d->injdev.name : "", d->egress_why, d->injdev.name);
+	return 0;
 }
 
 static void check_forwarding(void)
@@ -574,7 +667,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (check_only) {
-		warn_unsupported(d.conf_path, &d.conf, true);
 		srv6_conf_free(&d.conf);
 		return 0;
 	}
@@ -593,7 +685,6 @@ int main(int argc, char **argv)
 	}
 	srv6_log_init(foreground, "srv6d");
 	check_forwarding();
-	warn_unsupported(d.conf_path, &d.conf, false);
 	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d.flowlabel_mode) < 0)
 		d.flowlabel_mode = 0;
 
@@ -643,6 +734,10 @@ int main(int argc, char **argv)
 				 "queue-maxlen %u (SO_RCVBUFFORCE refused?): bursts will be lost "
 				 "as ENOBUFS; raise net.core.rmem_max", o.queue, got, want,
 				 o.maxlen);
+	}
+	if (egress_setup(&d, err, sizeof(err)) < 0) {
+		srv6_log(LOG_ERR, "%s", err);
+		goto out_queues;
 	}
 	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
 	if (!d.nh) {
@@ -700,9 +795,12 @@ out_queues:
 	/* unbind: the queue instance goes away and the kernel drops what is
 	 * still queued (fail-open no longer applies once it is gone); packets
 	 * that still match a rule pass only with --queue-bypass. */
-	for (unsigned int i = 0; d.workers && i < d.nworkers; i++)
+	for (unsigned int i = 0; d.workers && i < d.nworkers; i++) {
 		srv6_nfq_close(d.workers[i].nfq);
+		srv6_inj_close(d.workers[i].inj);
+	}
 	free(d.workers);
+	srv6_injdev_close(&d.injdev);
 	srv6_nhctx_close(d.nh);
 out_cache:
 	srv6_cache_destroy(d.cache);

@@ -21,6 +21,8 @@
 #include <netlink/route/route.h>
 #include <netlink/route/rule.h>
 #include <netlink/route/nexthop.h>
+#include <netlink/route/link.h>
+#include <netlink/route/link/vrf.h>
 
 #include "srv6d/errbuf.h"
 #include "srv6d/nhctx.h"
@@ -611,6 +613,28 @@ static int cfg_to_key(const struct srv6_sid_cfg *cfg, struct ctx *key, char *err
 	}
 }
 
+/* Whether a VRF device whose table is @table exists.  The kernel's
+ * vrftable looks the inner packet up through that device (l3mdev); srv6d's
+ * rule to table @table gives the same lookup only when the VRF exists. */
+static bool vrf_table_exists(struct srv6_nhctx *n, uint32_t table)
+{
+	struct nl_cache *cache = NULL;
+	struct nl_object *o;
+	bool found = false;
+
+	if (rtnl_link_alloc_cache(n->sk, AF_UNSPEC, &cache) < 0)
+		return false;
+	for (o = nl_cache_get_first(cache); o && !found; o = nl_cache_get_next(o)) {
+		struct rtnl_link *l = (struct rtnl_link *)o;
+		uint32_t t;
+
+		if (rtnl_link_is_vrf(l) && rtnl_link_vrf_get_tableid(l, &t) == 0 && t == table)
+			found = true;
+	}
+	nl_cache_free(cache);
+	return found;
+}
+
 int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 		    size_t ncfgs, char *err, size_t errlen)
 {
@@ -634,6 +658,14 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 				goto out_revert;
 			}
 			cfg->oif = (int)ifi;
+		}
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+		    !vrf_table_exists(n, cfg->vrftable)) {
+			srv6_seterr(err, errlen, "vrftable %u: no VRF device uses table %u "
+				    "(vrftable needs one; \"table %u\" works without)",
+				    cfg->vrftable, cfg->vrftable, cfg->vrftable);
+			e = -ENODEV;
+			goto out_revert;
 		}
 		k = cfg_to_key(cfg, &key, err, errlen);
 		if (k < 0) {

@@ -139,6 +139,8 @@ static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sb
 	char tgt[96], p[INET6_ADDRSTRLEN + 8];
 
 	queue_target(cfg, tgt, sizeof(tgt));
+	if (cfg->inject_dev && cfg->inject_dev[0])
+		sb_printf(b, "-A %s -i %s -j ACCEPT\n", SRV6_STEER_CHAIN, cfg->inject_dev);
 	if (family == AF_INET6) {
 		for (size_t i = 0; i < cfg->nsids; i++) {
 			pfx6_str(&cfg->sid_prefixes[i], cfg->sid_plens[i], p, sizeof(p));
@@ -425,6 +427,13 @@ static int restore(int family, const char *text, size_t len, char *err, size_t e
 	char *const argv[] = { (char *)t->restore, "--noflush", "--wait=5", NULL };
 
 	return run_tool(t->restore, argv, text, len, NULL, err, errlen);
+}
+
+int srv6_steer_restore(int family, const char *text, char *err, size_t errlen)
+{
+	if (family != AF_INET6 && family != AF_INET)
+		return -EINVAL;
+	return restore(family, text, strlen(text), err, errlen);
 }
 
 static int install_family(const struct srv6_steer_cfg *cfg, int family, char *err, size_t errlen)

@@ -51,13 +51,14 @@ static int verdict_drop(struct srv6_worker *w, uint32_t id)
 	return srv6_nfq_verdict(w->nfq, id, NF_DROP, false, 0, NULL, 0);
 }
 
-static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p,
-		   const struct srv6_result *res, struct srv6_counters *cnt)
+static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p, const uint8_t *data,
+		   size_t len, const struct srv6_result *res, struct srv6_counters *cnt,
+		   uint64_t bytes)
 {
 	int r = -ENOTSOCK;
 
 	if (w->icmp)
-		r = srv6_icmp_tx_send_if(w->icmp, &res->icmp, p->data, p->len, (int)p->indev);
+		r = srv6_icmp_tx_send_if(w->icmp, &res->icmp, data, len, (int)p->indev);
 	if (r == 0)
 		W_INC(w, icmp_sent);
 	else if (r == -EAGAIN)
@@ -69,7 +70,7 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p,
 	if (res->icmp.type == ICMP6_ECHO_REPLY) {
 		if (cnt) {
 			cnt_add(&cnt->packets, 1);
-			cnt_add(&cnt->bytes, p->orig_len);
+			cnt_add(&cnt->bytes, bytes);
 		}
 	} else {
 		cnt_error(cnt, res->reason);
@@ -77,11 +78,67 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p,
 	return verdict_drop(w, p->id);
 }
 
+/* One step of a chain: the SID or policy matching the IPv6 packet at @pkt,
+ * run on it.  Returns false (nothing done) when neither matches. */
+static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_result *res,
+		     struct srv6_counters **cnt)
+{
+	const struct srv6_sid_entry *e;
+	const struct srv6_policy_entry *pe;
+	struct in6_addr da;
+
+	memcpy(&da, pkt->data + 24, sizeof(da));
+	e = srv6_sid_lookup(w->cache, &da, true);
+	if (e) {
+		*cnt = srv6_counters_slot(w->cache, w->idx, false, e->id);
+		srv6_sid_process(&e->cfg, pkt, res);
+		return true;
+	}
+	pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true);
+	if (pe) {
+		*cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
+		srv6_headend_apply(&pe->pol, IPPROTO_IPV6, pkt, res);
+		return true;
+	}
+	return false;
+}
+
+static void cnt_ok(struct srv6_counters *cnt, uint64_t bytes)
+{
+	if (cnt) {
+		cnt_add(&cnt->packets, 1);
+		cnt_add(&cnt->bytes, bytes);
+	}
+}
+
+/* Hand @pkt (a result of @family, or an Ethernet frame when @family is 0)
+ * to the injection egress and end the original with NF_DROP. */
+static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
+		  const struct srv6_pkt *pkt, const struct srv6_result *res,
+		  struct srv6_counters *cnt, uint64_t bytes)
+{
+	int r;
+
+	if (family)
+		r = srv6_inj_add(w->inj, family, res->nh.mark, pkt->data, pkt->len);
+	else
+		r = srv6_inj_add_l2(w->inj, res->nh.oif, pkt->data, pkt->len);
+	if (r < 0) {
+		W_INC(w, too_big);
+		cnt_error(cnt, r == -EMSGSIZE ? SRV6_DROP_NO_ROOM : SRV6_DROP_UNSUPPORTED);
+		return verdict_drop(w, p->id);
+	}
+	cnt_ok(cnt, bytes);
+	W_INC(w, injected);
+	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
+}
+
 int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 {
 	struct srv6_counters *cnt = NULL;
 	struct srv6_result res;
 	struct srv6_pkt pkt;
+	uint64_t bytes = p->orig_len;   /* what the current step received */
 	int hook_family;
 
 	W_INC(w, packets);
@@ -102,24 +159,12 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	}
 
 	if (p->hw_proto == ETH_P_IPV6) {
-		const struct srv6_sid_entry *e;
-		const struct srv6_policy_entry *pe;
-		struct in6_addr da;
-
 		hook_family = AF_INET6;
 		if (p->len < 40 || (p->data[0] >> 4) != 6) {
 			W_INC(w, malformed);
 			return verdict_drop(w, p->id);
 		}
-		memcpy(&da, p->data + 24, sizeof(da));
-		e = srv6_sid_lookup(w->cache, &da, true);
-		if (e) {
-			cnt = srv6_counters_slot(w->cache, w->idx, false, e->id);
-			srv6_sid_process(&e->cfg, &pkt, &res);
-		} else if ((pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true))) {
-			cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
-			srv6_headend_apply(&pe->pol, IPPROTO_IPV6, &pkt, &res);
-		} else {
+		if (!run_step(w, &pkt, &res, &cnt)) {
 			W_INC(w, miss);
 			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
 		}
@@ -146,34 +191,67 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
 	}
 
+	/* Local SID chain: the result goes to another SID (or policy) of
+	 * this node: run it now, as the kernel would, with no decrement. */
+	for (unsigned int step = 1; res.verdict == SRV6_V_FORWARD6 && pkt.len >= 40; step++) {
+		struct srv6_counters *next = NULL;
+		struct srv6_result nres;
+		uint64_t nbytes = pkt.len;
+
+		memset(&nres, 0, sizeof(nres));
+		if (step >= SRV6_CHAIN_MAX) {
+			struct in6_addr da;
+
+			memcpy(&da, pkt.data + 24, sizeof(da));
+			if (!srv6_sid_lookup(w->cache, &da, true) &&
+			    !srv6_policy_lookup(w->cache, AF_INET6, &da, true))
+				break;
+			cnt_error(cnt, SRV6_DROP_LOOP);
+			return verdict_drop(w, p->id);
+		}
+		if (!run_step(w, &pkt, &nres, &next))
+			break;
+		/* The step before handed the packet on successfully. */
+		cnt_ok(cnt, bytes);
+		W_INC(w, chained);
+		cnt = next;
+		bytes = nbytes;
+		res = nres;
+	}
+
 	switch (res.verdict) {
 	case SRV6_V_FORWARD6:
 	case SRV6_V_FORWARD4:
-		if ((res.verdict == SRV6_V_FORWARD6) != (hook_family == AF_INET6)) {
-			/* The packet would re-enter the other family's stack
-			 * through this hook: egress for that is a later issue. */
-			W_INC(w, xfamily);
-			cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
-			return verdict_drop(w, p->id);
-		}
 		if (pkt.len > 0xffffu - 4) {
 			W_INC(w, too_big);
 			cnt_error(cnt, SRV6_DROP_NO_ROOM);
 			return verdict_drop(w, p->id);
 		}
-		if (cnt) {
-			cnt_add(&cnt->packets, 1);
-			cnt_add(&cnt->bytes, p->orig_len);
+		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6) {
+			cnt_ok(cnt, bytes);
+			W_INC(w, accepted);
+			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, res.nh.mark != 0,
+						res.nh.mark, pkt.data, (uint32_t)pkt.len);
 		}
-		W_INC(w, accepted);
-		return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, res.nh.mark != 0, res.nh.mark,
-					pkt.data, (uint32_t)pkt.len);
+		if (!w->inj) {
+			/* An IPv4 result (or an IPv6 one of an IPv4 hook)
+			 * cannot ride this hook's verdict, and there is no
+			 * injection egress. */
+			W_INC(w, xfamily);
+			cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
+			return verdict_drop(w, p->id);
+		}
+		return inject(w, p, res.verdict == SRV6_V_FORWARD6 ? AF_INET6 : AF_INET, &pkt,
+			      &res, cnt, bytes);
 	case SRV6_V_ICMP:
-		return do_icmp(w, p, &res, cnt);
+		return do_icmp(w, p, pkt.data, pkt.len, &res, cnt, bytes);
 	case SRV6_V_L2:
-		W_INC(w, xfamily);
-		cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
-		return verdict_drop(w, p->id);
+		if (!w->inj) {
+			W_INC(w, xfamily);
+			cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
+			return verdict_drop(w, p->id);
+		}
+		return inject(w, p, 0, &pkt, &res, cnt, bytes);
 	case SRV6_V_DROP:
 	default:
 		cnt_error(cnt, res.reason);
@@ -190,6 +268,10 @@ static void run_batch(struct srv6_worker *w, bool *reported)
 	while (srv6_nfq_next(w->nfq, &p))
 		if (srv6_worker_handle(w, &p) < 0)
 			r = -1;
+	/* Injected results point into the receive slots: out before the
+	 * next receive reuses them (their loss is counted by the injector). */
+	if (w->inj)
+		(void)srv6_inj_flush(w->inj);
 	if (srv6_nfq_flush(w->nfq) < 0)
 		r = -1;
 	/* Every noref entry of this batch dies here: verdicts are sent. */

@@ -158,7 +158,7 @@ check "open installs the IPv4 blackhole rule for the mark range" \
 
 nh_cmd sync "End" "End.X nh6 2001:db8:2::2 oif eth1" "End.X nh6 fe80::2 oif eth1" \
 	"End.X nh6 2001:db8:2::2 oif eth1" "End.T table 100" "End.DX6 nh6 ::" \
-	"End.DX4 nh4 10.9.0.2" "End.DT46 vrftable 200" "End.B6" end
+	"End.DX4 nh4 10.9.0.2" "End.DT46 table 200" "End.B6" end
 if [ "$REPLY_LINE" = ok ]; then ok "sync of 9 SIDs"; else fail "sync of 9 SIDs" "$REPLY_LINE"; fi
 M_X=${MARKS[1]:-} M_LL=${MARKS[2]:-} M_T=${MARKS[4]:-} M_DX4=${MARKS[6]:-} M_DT46=${MARKS[7]:-}
 check "End, End.DX6 nh6 ::, End.B6 get mark 0" \
@@ -179,7 +179,7 @@ check "End.T table 100: fwmark rule $M_T lookup 100" \
 check "End.DX4: IPv4 rule and 0.0.0.0/0 via 10.9.0.2" \
 	bash -c "t=\$(ip netns exec $NS_RTR ip -4 rule show | awk '/fwmark $M_DX4 lookup/ {print \$NF}');
 		 [ -n \"\$t\" ] && ip netns exec $NS_RTR ip -4 route show table \$t | grep -q '^default via 10.9.0.2'"
-check "End.DT46 vrftable 200: IPv6 and IPv4 rules lookup 200" \
+check "End.DT46 table 200: IPv6 and IPv4 rules lookup 200" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q 'fwmark $M_DT46 lookup 200' &&
 		 ip netns exec $NS_RTR ip -4 rule show | grep -q 'fwmark $M_DT46 lookup 200'"
 
@@ -204,7 +204,7 @@ check "unassigned mark 0x6d00fff0 is blackholed, not routed by main (nh1 $AT1, n
 before=$(rules6; rules4; rtr ip -6 route show table all | grep 'table 42000')
 nh_cmd sync "End" "End.X nh6 2001:db8:2::2 oif eth1" "End.X nh6 fe80::2 oif eth1" \
 	"End.X nh6 2001:db8:2::2 oif eth1" "End.T table 100" "End.DX6 nh6 ::" \
-	"End.DX4 nh4 10.9.0.2" "End.DT46 vrftable 200" "End.B6" end
+	"End.DX4 nh4 10.9.0.2" "End.DT46 table 200" "End.B6" end
 after=$(rules6; rules4; rtr ip -6 route show table all | grep 'table 42000')
 check "re-sync of the same SIDs changes nothing" test "$REPLY_LINE" = ok -a "$before" = "$after" \
 	-a "${MARKS[1]:-}" = "$M_X" -a "${MARKS[4]:-}" = "$M_T"

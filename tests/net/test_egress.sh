@@ -1,0 +1,222 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_egress.sh - the injection egress: results a verdict cannot carry
+# (IPv4 out of End.DX4/DT4/DT46, IPv6 out of IPv4 policies, Ethernet frames out
+# of End.DX2), local SID chains, and the choice of path (egress auto|verdict|
+# inject, the probe).
+#
+#   +---------------+      +----------------------------------+      +---------------+
+#   | src           |      | rtr (forwarding v4+v6)           |      | dst           |
+#   |          eth0 +------+ eth0                        eth1 +------+ eth0          |
+#   | 2001:db8:1::1 |      | 2001:db8:1::2      2001:db8:2::1 |      | 2001:db8:2::2 |
+#   | 10.1.0.1/24   |      | 10.1.0.2              10.2.0.1   |      | 10.2.0.2/24   |
+#   +---------------+      |  srv6d0 <-veth-> srv6d0p (srv6d) |      |  capture      |
+#     scapy sends          |  table 100: 10.3.0.0/24 via dst, |      +---------------+
+#                          |  2001:db8:cc::/64 via dst; both  |
+#                          |  unreachable in main             |
+#                          +----------------------------------+
+#
+# The kernel is the oracle where it implements the behavior: End.DX4 nh4,
+# End.DX4 nh4 0.0.0.0, End.DX2, IPv4 `encap seg6` (encap, encap.red), and a
+# local chain (an IPv6 policy whose first segment is a local End SID).  What
+# dst receives from srv6d must be identical byte for byte (for End.DX2 the
+# whole frame).  This kernel has no VRF device, so End.DT4/DT46 (table N) are
+# checked against RFC 8986: the inner packet leaves through table N's route
+# with its TTL / hop limit decremented once.  Every case runs with srv6d in
+# three modes: egress auto (the probe picks verdicts for IPv6 on this kernel),
+# egress inject, and egress auto with the probe forced to fail
+# (SRV6D_TEST_PROBE=fail, a test hook); the log must name the path chosen.
+# End.DT4 vrftable without a VRF device must be refused at start.
+set -u
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+EG="$LIB_DIR/egress.py"
+
+require_env
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+
+# ---- IPv4 on top of lib.sh's topology ----
+ip -n "$NS_SRC" addr add 10.1.0.1/24 dev eth0
+ip -n "$NS_RTR" addr add 10.1.0.2/24 dev "$RTR_IF_SRC"
+ip -n "$NS_RTR" addr add 10.2.0.1/24 dev "$RTR_IF_DST"
+ip -n "$NS_DST" addr add 10.2.0.2/24 dev eth0
+ip -n "$NS_SRC" neigh replace 10.1.0.2 lladdr "$RTR_MAC_SRC" dev eth0 nud permanent
+ip -n "$NS_RTR" neigh replace 10.1.0.1 lladdr "$SRC_MAC" dev "$RTR_IF_SRC" nud permanent
+ip -n "$NS_RTR" neigh replace 10.2.0.2 lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+ip -n "$NS_DST" neigh replace 10.2.0.1 lladdr "$RTR_MAC_DST" dev eth0 nud permanent
+ip -n "$NS_SRC" route add default via 10.1.0.2
+ip -n "$NS_DST" route add default via 10.2.0.1
+in_rtr sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0
+ip -n "$NS_RTR" route add unreachable 10.3.0.0/24
+ip -n "$NS_RTR" route add 10.3.0.0/24 via 10.2.0.2 dev "$RTR_IF_DST" table 100
+D=$RTR_IF_DST
+
+# name | egress.py case | kernel route ("" = no kernel equivalent) | srv6d conf line(s) ; separated
+CASES=(
+"End.DX4 nh4|dx4|-6 route add 2001:db8:ff::41 encap seg6local action End.DX4 nh4 10.2.0.2 dev $D|sid 2001:db8:ff::41 action End.DX4 nh4 10.2.0.2"
+"End.DX4 nh4 0.0.0.0|dx4-lookup|-6 route add 2001:db8:ff::42 encap seg6local action End.DX4 nh4 0.0.0.0 dev $D|sid 2001:db8:ff::42 action End.DX4 nh4 0.0.0.0"
+"End.DX2 oif|dx2|-6 route add 2001:db8:ff::45 encap seg6local action End.DX2 oif $D dev $D|sid 2001:db8:ff::45 action End.DX2 oif $D"
+"IPv4 policy encap|pol4-encap|-4 route add 10.4.0.0/24 encap seg6 mode encap segs 2001:db8:aa::1 dev $D|route 10.4.0.0/24 encap seg6 mode encap segs 2001:db8:aa::1"
+"IPv4 policy encap.red|pol4-red|-4 route add 10.5.0.0/24 encap seg6 mode encap.red segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|route 10.5.0.0/24 encap seg6 mode encap.red segs 2001:db8:aa::1,2001:db8:aa::2"
+"local chain policy -> End|chain|-6 route add 2001:db8:97::/64 encap seg6 mode encap segs 2001:db8:ff::1,2001:db8:aa::1 dev $D;-6 route add 2001:db8:ff::1 encap seg6local action End dev $D|route 2001:db8:97::/64 encap seg6 mode encap segs 2001:db8:ff::1,2001:db8:aa::1;sid 2001:db8:ff::1 action End"
+"End.DT4 table 100|dt4||sid 2001:db8:ff::43 action End.DT4 table 100"
+"End.DT46 table 100, IPv4 inner|dt46-v4||sid 2001:db8:ff::44 action End.DT46 table 100"
+"End.DT46 table 100, IPv6 inner|dt46-v6||"
+"End.DX4 nh4, inner beyond nh4|dx4-far||"
+)
+field() { local IFS='|'; local -a f; read -ra f <<<"$1"; echo "${f[$2]:-}"; }
+
+send() { # CASE -> RX lines on stdout
+	"$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" \
+		--case "$1" --timeout "${2:-0.8}"
+}
+l3() { awk '$1 == "RX" {print $5}' "$1"; }
+frames() { awk '$1 == "RX" {print $6}' "$1"; }
+ninputs() { "$PY" "$EG" build "$1" | wc -l; }
+
+# ---- (a) the kernel oracle ----
+kroutes() { # add|del CASE-INDEX
+	local op=$1 r rs
+	IFS=';' read -ra rs <<<"$(field "${CASES[$2]}" 2)"
+	for r in "${rs[@]}"; do
+		[ -n "$r" ] || continue
+		# shellcheck disable=SC2086
+		ip -n "$NS_RTR" ${r/ add / $op } || return 1
+	done
+}
+for i in "${!CASES[@]}"; do
+	c=$(field "${CASES[$i]}" 1); name=$(field "${CASES[$i]}" 0)
+	[ -n "$(field "${CASES[$i]}" 2)" ] || continue
+	if ! kroutes add "$i" 2>"$TMPD/kerr"; then
+		fail "kernel oracle: $name configurable" "$(cat "$TMPD/kerr")"; continue
+	fi
+	send "$c" >"$TMPD/kernel.$c"
+	n=$(ninputs "$c"); got=$(l3 "$TMPD/kernel.$c" | wc -l)
+	check "kernel oracle: $name forwards every input ($got of $n)" [ "$got" -eq "$n" ]
+	if ! kroutes del "$i" 2>"$TMPD/kerr"; then
+		fail "kernel oracle: $name routes removed" "$(cat "$TMPD/kerr")"
+	fi
+	# control: without the kernel routes (and without srv6d) the output must
+	# differ from the oracle's, else comparing with it proves nothing
+	send "$c" 0.3 >"$TMPD/control.$c"
+	check "control: $name without kernel route or srv6d differs from the oracle" \
+		test "$(frames "$TMPD/control.$c")" != "$(frames "$TMPD/kernel.$c")"
+done
+# Documented difference (docs/BEHAVIORS.md): the kernel's End.DX4 with a
+# connected nh4 resolves the inner destination's neighbour, not nh4's.
+ip -n "$NS_RTR" -6 route add 2001:db8:ff::41 encap seg6local action End.DX4 nh4 10.2.0.2 dev "$D"
+send dx4-far 0.5 >"$TMPD/kernel.dx4-far"
+ip -n "$NS_RTR" -6 route del 2001:db8:ff::41
+check "kernel End.DX4 still does not deliver an inner packet beyond nh4 (documented difference)" \
+	[ "$(l3 "$TMPD/kernel.dx4-far" | wc -l)" -eq 0 ]
+
+# ---- RFC expectations where the kernel has nothing ----
+# decremented CASE: the inner packet of each input, TTL/hop limit - 1
+decremented() {
+	"$PY" -c '
+import sys, importlib.util
+spec = importlib.util.spec_from_file_location("eg", sys.argv[1]); eg = importlib.util.module_from_spec(spec); spec.loader.exec_module(eg)
+from scapy.layers.inet import IP
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting
+for p in eg.cases()[sys.argv[2]]:
+    inner = p[IPv6ExtHdrSegmentRouting].payload.copy()
+    if isinstance(inner, IP):
+        inner.ttl -= 1; del inner.chksum
+    else:
+        inner.hlim -= 1
+    print(bytes(inner).hex())' "$EG" "$1"
+}
+
+# ---- (b) srv6d ----
+conf_lines() {
+	local c l ls
+	for c in "${CASES[@]}"; do
+		IFS=';' read -ra ls <<<"$(field "$c" 3)"
+		for l in "${ls[@]}"; do [ -n "$l" ] && echo "$l"; done
+	done
+}
+run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
+	local tag=$1 eg=$2 envv=${3:-} conf=$TMPD/srv6d.$1.conf i c name exp got
+	{
+		echo "queue 0-1"
+		echo "steer auto"
+		echo "encap-source $RTR_ADDR_DST"
+		[ -n "$eg" ] && echo "$eg"
+		conf_lines
+	} >"$conf"
+	if [ -n "$envv" ]; then export "${envv?}"; fi
+	if ! srv6d_built || ! srv6d_start "$conf" "$TMPD/stats.$tag" "$TMPD/srv6d.$tag.log"; then
+		fail "[$tag] srv6d starts" "$(cat "$TMPD/srv6d.$tag.log" 2>/dev/null)"
+		[ -n "$envv" ] && unset "${envv%%=*}"
+		return
+	fi
+	[ -n "$envv" ] && unset "${envv%%=*}"
+	for i in "${!CASES[@]}"; do
+		c=$(field "${CASES[$i]}" 1); name=$(field "${CASES[$i]}" 0)
+		send "$c" >"$TMPD/srv6d.$tag.$c"
+		case $c in
+		dx2)
+			exp=$(frames "$TMPD/kernel.$c"); got=$(frames "$TMPD/srv6d.$tag.$c") ;;
+		dt4|dt46-v4|dt46-v6)
+			exp=$(decremented "$c"); got=$(l3 "$TMPD/srv6d.$tag.$c") ;;
+		dx4-far)
+			exp=$(decremented dx4-far)
+			got=$(awk -v m="${DST_MAC//:/}" '$1 == "RX" && substr($6, 1, 12) == m {print $5}' \
+				"$TMPD/srv6d.$tag.$c") ;;
+		*)
+			exp=$(l3 "$TMPD/kernel.$c"); got=$(l3 "$TMPD/srv6d.$tag.$c") ;;
+		esac
+		if [ -n "$exp" ] && [ "$exp" = "$got" ]; then
+			ok "[$tag] $name: $(echo "$got" | wc -l) result(s) as expected"
+		else
+			fail "[$tag] $name: result differs" "expected:" "$exp" "got:" "$got"
+		fi
+	done
+	# the log names the path of each kind of result
+	case $tag in
+	auto) check "[$tag] log: IPv6 results in verdicts, chosen by the probe" \
+		grep -q "egress: IPv6 results: verdicts (probe: this kernel accepts" "$SRV6D_LOG" ;;
+	inject) check "[$tag] log: IPv6 results injected (configured)" \
+		grep -q "egress: IPv6 results: injected through srv6d0 (egress inject" "$SRV6D_LOG" ;;
+	probefail) check "[$tag] log: IPv6 results injected after the probe failed" \
+		grep -q "egress: IPv6 results: injected through srv6d0 (probe forced to fail" "$SRV6D_LOG" ;;
+	esac
+	srv6d_stats
+	# every input counted once by its SID / policy, no errors
+	for s in 2001:db8:ff::41 2001:db8:ff::42 2001:db8:ff::43 2001:db8:ff::45 10.4.0.0/24 \
+		 2001:db8:97::/64; do
+		check "[$tag] $s counted without errors (packets=$(counter "$s" packets) errors=$(counter "$s" errors))" \
+			test "$(counter "$s" errors)" -eq 0 -a "$(counter "$s" packets)" -gt 0
+	done
+	# the chain: the policy and the End SID each counted the packet
+	check "[$tag] local chain: End SID 2001:db8:ff::1 counted the policy's packet" \
+		[ "$(counter 2001:db8:ff::1 packets)" -eq 1 ]
+	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^chained=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
+	check "[$tag] local chain counted (chained=$got)" [ "$got" -eq 1 ]
+	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^(inject-errors|xfamily)=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
+	check "[$tag] no injection errors, nothing refused as xfamily" [ "$got" -eq 0 ]
+	srv6d_stop
+	check "[$tag] srv6d exits 0 (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
+	check "[$tag] srv6d removed its device" \
+		sh -c "! ip -n '$NS_RTR' link show srv6d0 >/dev/null 2>&1"
+}
+
+run_srv6d auto ""
+run_srv6d inject "egress inject"
+run_srv6d probefail "" SRV6D_TEST_PROBE=fail
+
+# ---- vrftable needs a VRF device ----
+printf 'queue 0\nsid 2001:db8:ff::46 action End.DT4 vrftable 100\n' >"$TMPD/vrf.conf"
+if srv6d_built; then
+	ip netns exec "$NS_RTR" timeout 10 "$SRV6D" -f -c "$TMPD/vrf.conf" >"$TMPD/vrf.log" 2>&1
+	rc=$?
+	msg=no; grep -q 'vrftable 100: no VRF device' "$TMPD/vrf.log" && msg=yes
+	check "End.DT4 vrftable without a VRF device is refused at start (rc=$rc, message: $msg)" \
+		test "$rc" -ne 0 -a "$msg" = yes
+else
+	fail "End.DT4 vrftable refusal" "srv6d not built"
+fi
+
+summary
