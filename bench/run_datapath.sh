@@ -20,7 +20,8 @@
 #   fc00:2::2)+UDP          (what the floor accepts unchanged)
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
-#   MODES: kernel floor floor1 floorp srv6d (default: all five)
+#   MODES: kernel floor floor1 floorp srv6d srv6d-inject (default: the first
+#   five; srv6d runs `egress verdict`, srv6d-inject `egress inject`)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
 #   LOSS (max loss in percent, 0.5), COST_RATE (pps of the CPU-cost trial,
 #   100000), REPEAT (runs of every mode, 1), QMAXLEN (NFQUEUE queue length of
@@ -217,13 +218,14 @@ run_mode() {
 		echo "    nfq_floor: $(cat "$TMPD/bg.out")" >&2
 		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		;;
-	srv6d)
+	srv6d|srv6d-inject)
 		[ -x "$BUILD/srv6d" ] || { echo "    no $BUILD/srv6d" >&2; RES[$m]=0; return; }
 		cat >"$TMPD/srv6d.conf" <<-EOF
 		queue 0
 		queue-maxlen $QMAXLEN
 		steer auto
 		cpu-affinity 1
+		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
 		sid fc00:ff::1 action End
 		EOF
 		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"

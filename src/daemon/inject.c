@@ -113,11 +113,16 @@ static int dev_sysctls(const struct srv6_injdev *d, const char **what)
 		/* srv6d's end: no IPv6 stack at all, so nothing it receives
 		 * (nothing should arrive) is processed. */
 		{ false, "ipv6", "disable_ipv6", "1" },
-		/* the kernel's end receives and forwards everything */
-		{ true, "ipv6", "disable_ipv6", "0" },
+		/* the kernel's end receives and forwards everything; its IPv6
+		 * stays off until the link is up with multicast off and
+		 * forwarding 0 (srv6d_injdev_open turns it on): no MLD report
+		 * ever leaves it */
+		{ true, "ipv6", "disable_ipv6", "1" },
 		{ true, "ipv6", "accept_ra", "0" },
 		{ true, "ipv6", "accept_dad", "0" },
-		{ true, "ipv6", "forwarding", "1" },
+		/* ip6_forward() needs only all.forwarding; 0 here keeps the
+		 * device out of the all-routers groups (no MLD reports) */
+		{ true, "ipv6", "forwarding", "0" },
 		/* ipv6_srh_rcv() takes min(all, dev): ours defers to all */
 		{ true, "ipv6", "seg6_enabled", "1" },
 		{ true, "ipv4", "forwarding", "1" },
@@ -197,6 +202,8 @@ int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t 
 	r = link_setup(sk, d->peer, false);
 	if (r == 0)
 		r = link_setup(sk, d->name, true);
+	if (r == 0)
+		r = write_sysctl("ipv6", d->name, "disable_ipv6", "0");
 	if (r == 0)
 		r = link_read(sk, d->name, &d->ifindex, d->mac);
 	if (r == 0)

@@ -594,6 +594,13 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 	}
 	for (unsigned int i = 0; i < d->nworkers; i++)
 		d->workers[i].inject6 = d->inject6;
+	/* IPv4 rp_filter is max(all, dev): srv6d set its device to 0, but a
+	 * strict "all" still drops every injected IPv4 result (its source is
+	 * routed through another interface). */
+	if (read_int_file("/proc/sys/net/ipv4/conf/all/rp_filter", &r) == 0 && r == 1)
+		srv6_log(LOG_WARNING, "net.ipv4.conf.all.rp_filter is 1 (strict): the kernel drops "
+			 "the IPv4 results srv6d injects through %s (End.DX4, End.DT4, End.DT46); "
+			 "use 2 (loose) or 0", d->injdev.name);
 	srv6_log(LOG_NOTICE, "egress: IPv6 results: %s%s (%s); IPv4 results: injected through %s; "
 		 "End.DX2 frames: sent on their oif", d->inject6 ? "injected through " : "verdicts",
 		 d->inject6 ? d->injdev.name : "", d->egress_why, d->injdev.name);
