@@ -77,6 +77,20 @@ def cases():
     c["dx2"] = [sid(FF + "45", 143) / l2frame(1), IPv6(src=SRC6, dst=FF + "45", nh=143) / l2frame(2)]
     # End through a local chain: policy 2001:db8:97::/64 -> segments ff::1 (End, local) -> aa::1
     c["chain"] = [IPv6(src=SRC6, dst="2001:db8:97::1", hlim=40) / UDP(sport=9, dport=9) / Raw(PAYLOAD)]
+    # End ff::1 -> End ff::2 (local) -> aa::1
+    c["chain-end"] = [IPv6(src=SRC6, dst=FF + "1", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:aa::1", FF + "2", FF + "1"], segleft=2, lastentry=2)
+        / UDP(sport=10, dport=10) / Raw(PAYLOAD)]
+    # End.B6.Encaps ff::8 whose policy starts at the local End ff::1
+    c["chain-b6"] = [IPv6(src=SRC6, dst=FF + "8", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:bb::1", FF + "8"], segleft=1, lastentry=1)
+        / UDP(sport=11, dport=11) / Raw(PAYLOAD)]
+    # NEXT-C-SID 2001:db8:100::/48 (lblen 32, nflen 16): the argument 0200 shifts
+    # into 2001:db8:200::, the local NEXT-C-SID SID 2001:db8:200::/48, whose
+    # argument 0 then runs End on the SRH
+    c["chain-csid"] = [IPv6(src=SRC6, dst="2001:db8:100:200::", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:aa::1", "2001:db8:100:200::"], segleft=1, lastentry=1)
+        / UDP(sport=12, dport=12) / Raw(PAYLOAD)]
     return c
 
 

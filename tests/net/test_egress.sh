@@ -61,6 +61,9 @@ CASES=(
 "IPv4 policy encap|pol4-encap|-4 route add 10.4.0.0/24 encap seg6 mode encap segs 2001:db8:aa::1 dev $D|route 10.4.0.0/24 encap seg6 mode encap segs 2001:db8:aa::1"
 "IPv4 policy encap.red|pol4-red|-4 route add 10.5.0.0/24 encap seg6 mode encap.red segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|route 10.5.0.0/24 encap seg6 mode encap.red segs 2001:db8:aa::1,2001:db8:aa::2"
 "local chain policy -> End|chain|-6 route add 2001:db8:97::/64 encap seg6 mode encap segs 2001:db8:ff::1,2001:db8:aa::1 dev $D;-6 route add 2001:db8:ff::1 encap seg6local action End dev $D|route 2001:db8:97::/64 encap seg6 mode encap segs 2001:db8:ff::1,2001:db8:aa::1;sid 2001:db8:ff::1 action End"
+"local chain End -> End|chain-end|-6 route add 2001:db8:ff::1 encap seg6local action End dev $D;-6 route add 2001:db8:ff::2 encap seg6local action End dev $D|sid 2001:db8:ff::2 action End"
+"local chain End.B6.Encaps -> End|chain-b6|-6 route add 2001:db8:ff::8 encap seg6local action End.B6.Encaps srh segs 2001:db8:ff::1,2001:db8:aa::2 dev $D;-6 route add 2001:db8:ff::1 encap seg6local action End dev $D|sid 2001:db8:ff::8 action End.B6.Encaps srh segs 2001:db8:ff::1,2001:db8:aa::2"
+"local chain NEXT-C-SID shift -> NEXT-C-SID|chain-csid|-6 route add 2001:db8:100::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $D;-6 route add 2001:db8:200::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $D|sid 2001:db8:100::/48 action End flavors next-csid lblen 32 nflen 16;sid 2001:db8:200::/48 action End flavors next-csid lblen 32 nflen 16"
 "End.DT4 table 100|dt4||sid 2001:db8:ff::43 action End.DT4 table 100"
 "End.DT46 table 100, IPv4 inner|dt46-v4||sid 2001:db8:ff::44 action End.DT46 table 100"
 "End.DT46 table 100, IPv6 inner|dt46-v6||"
@@ -191,10 +194,15 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 			test "$(counter "$s" errors)" -eq 0 -a "$(counter "$s" packets)" -gt 0
 	done
 	# the chain: the policy and the End SID each counted the packet
-	check "[$tag] local chain: End SID 2001:db8:ff::1 counted the policy's packet" \
-		[ "$(counter 2001:db8:ff::1 packets)" -eq 1 ]
+	# End ff::1 ran for the policy, for chain-end and for chain-b6; ff::2 and
+	# the second C-SID once each
+	check "[$tag] local chains: End SID 2001:db8:ff::1 counted 3 packets" \
+		[ "$(counter 2001:db8:ff::1 packets)" -eq 3 ]
+	check "[$tag] local chains: End SID 2001:db8:ff::2 counted 1" [ "$(counter 2001:db8:ff::2 packets)" -eq 1 ]
+	check "[$tag] local chains: C-SID 2001:db8:200::/48 counted 1" \
+		[ "$(counter 2001:db8:200::/48 packets)" -eq 1 ]
 	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^chained=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
-	check "[$tag] local chain counted (chained=$got)" [ "$got" -eq 1 ]
+	check "[$tag] local chains counted (chained=$got of 4)" [ "$got" -eq 4 ]
 	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^(inject-errors|xfamily)=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
 	check "[$tag] no injection errors, nothing refused as xfamily" [ "$got" -eq 0 ]
 	srv6d_stop
