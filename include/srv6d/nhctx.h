@@ -18,14 +18,13 @@
  *   End.T / End.DT6 table N (or vrftable N)   "fwmark M lookup N" (IPv6);
  *   End.DT4 / End.DT46                   the same rule in IPv6 and IPv4.
  *   End, End.B6*, End.DX6 nh6 ::, End.DX4 nh4 0.0.0.0   mark 0 (main table).
- * Plus one rule per family at PRIO + 1, "fwmark MARK_BASE/MARK_MASK
- * blackhole": a context whose table has no route drops the packet instead of
- * falling through to the main table, as the kernel's seg6local does (it
- * uses the blackhole entry when the nexthop/table lookup fails).
- *
- * Known difference from seg6local: the local table (pref 0) is consulted
- * before srv6d's rules, so a packet whose new destination is a local address
- * is delivered locally even for End.X/End.T.
+ * Plus, per family, "pref PRIO + 1 fwmark MARK_BASE/MARK_MASK unreachable"
+ * (a context whose table has no route answers Destination Unreachable
+ * instead of falling through to the main table, as the kernel's End.T and
+ * End.DT* answer a miss), and the gate "pref 0 fwmark MARK_BASE/MARK_MASK goto
+ * PRIO" placed before the host's "lookup local" rule (the local rule is
+ * re-added behind it): srv6d's results never reach the local table, which
+ * is the kernel's table isolation (docs/NETFILTER-ROUTING.md).
  *
  * Everything matching PRIO / PRIO + 1 with a mark in MARK_BASE/MARK_MASK, and
  * every route in tables TABLE_BASE .. TABLE_BASE + 0xffff, belongs to srv6d:
@@ -47,7 +46,7 @@
 #define SRV6_NHCTX_MARK_BASE  0x6d000000u  /* 'm' << 24 */
 #define SRV6_NHCTX_MARK_MASK  0xffff0000u  /* the low 16 bits index a context */
 #define SRV6_NHCTX_TABLE_BASE 4200000000u  /* adjacency tables base + 1..0xffff */
-#define SRV6_NHCTX_RULE_PRIO  1000u        /* context rules; PRIO + 1 blackholes */
+#define SRV6_NHCTX_RULE_PRIO  1000u        /* context rules; PRIO + 1 catch-all */
 #define SRV6_NHCTX_MAX        0xffffu      /* contexts per instance */
 
 struct srv6_nhctx;
@@ -55,7 +54,7 @@ struct srv6_nhctx;
 /**
  * srv6_nhctx_open - connect to rtnetlink and remove every rule and route a
  * previous srv6d with the same parameters left behind (crash recovery), then
- * install the per-family blackhole rules.
+ * install the per-family catch-all and gate rules.
  * @mark_base: 0 for SRV6_NHCTX_MARK_BASE; must have its low 16 bits clear.
  * @table_base: 0 for SRV6_NHCTX_TABLE_BASE; base + 0xffff must fit 32 bits
  *              and the range must not contain 0 or 252..255.

@@ -140,6 +140,8 @@ static struct rtnl_rule *rule_build(int family, uint32_t prio, uint32_t mark,
 	rtnl_rule_set_action(r, action);
 	if (action == FR_ACT_TO_TBL)
 		rtnl_rule_set_table(r, table);
+	else if (action == FR_ACT_GOTO)
+		rtnl_rule_set_goto(r, table);   /* @table is the target preference */
 	return r;
 }
 
@@ -421,7 +423,9 @@ static void sweep_rule(struct nl_object *obj, void *arg)
 	uint32_t prio = rtnl_rule_get_prio(r);
 	int e;
 
-	if (prio != s->n->prio && prio != s->n->prio + 1)
+	if (prio != s->n->prio && prio != s->n->prio + 1 &&
+	    !(prio == 0 && rtnl_rule_get_action(r) == FR_ACT_GOTO &&
+	      rtnl_rule_get_goto(r) == s->n->prio))
 		return;
 	if ((rtnl_rule_get_mark(r) & SRV6_NHCTX_MARK_MASK) != s->n->mark_base)
 		return;
@@ -472,16 +476,69 @@ static int sweep_all(struct srv6_nhctx *n)
 	return s.err;
 }
 
-static int blackholes_install(struct srv6_nhctx *n)
+/* Whether @family's rule list has "pref 0 lookup local". */
+static bool local_rule_at_zero(struct srv6_nhctx *n, int family)
 {
+	struct nl_cache *cache;
+	struct nl_object *o;
+	bool found = false;
+
+	if (rtnl_rule_alloc_cache(n->sk, family, &cache) < 0)
+		return false;
+	for (o = nl_cache_get_first(cache); o && !found; o = nl_cache_get_next(o)) {
+		struct rtnl_rule *r = (struct rtnl_rule *)o;
+
+		found = rtnl_rule_get_prio(r) == 0 && rtnl_rule_get_table(r) == RT_TABLE_LOCAL &&
+			rtnl_rule_get_action(r) == FR_ACT_TO_TBL && !rtnl_rule_get_mark(r);
+	}
+	nl_cache_free(cache);
+	return found;
+}
+
+/*
+ * Per family: the catch-all after the contexts, and the gate that keeps
+ * srv6d's results out of the local table (docs/NETFILTER-ROUTING.md,
+ * "Table isolation"):
+ *   pref 0      fwmark BASE/MASK goto PRIO    (before "lookup local")
+ *   pref 0      lookup local                  (the host's rule, re-added
+ *                                              behind the gate)
+ *   pref PRIO   fwmark M lookup T             (contexts)
+ *   pref PRIO+1 fwmark BASE/MASK unreachable  (a context's table has no route)
+ * A rule added at an existing preference goes behind the rules already there,
+ * so the host's local rule is added once more (behind the gate) and its first
+ * copy deleted: the order of every other lookup is unchanged, and there is
+ * no moment without a local rule.
+ */
+static int isolation_install(struct srv6_nhctx *n)
+{
+	static const int families[] = { AF_INET6, AF_INET };
 	int e;
 
-	e = rule_ensure(n, AF_INET6, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
-			FR_ACT_BLACKHOLE, 0);
-	if (e < 0)
-		return e;
-	return rule_ensure(n, AF_INET, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
-			   FR_ACT_BLACKHOLE, 0);
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		int f = families[i];
+		struct rtnl_rule *local;
+
+		e = rule_ensure(n, f, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+				FR_ACT_UNREACHABLE, 0);
+		if (e < 0)
+			return e;
+		e = rule_ensure(n, f, 0, n->mark_base, SRV6_NHCTX_MARK_MASK, FR_ACT_GOTO, n->prio);
+		if (e < 0)
+			return e;
+		if (!local_rule_at_zero(n, f))
+			continue;   /* moved by the operator (VRF setups): behind the gate */
+		local = rule_build(f, 0, 0, 0, FR_ACT_TO_TBL, RT_TABLE_LOCAL);
+		if (!local)
+			return -ENOMEM;
+		n->kerr = 0;
+		e = rtnl_rule_add(n->sk, local, NLM_F_CREATE);   /* no EXCL: a second copy */
+		if (e >= 0)
+			e = rtnl_rule_delete(n->sk, local, 0);       /* the first: the original */
+		rtnl_rule_put(local);
+		if (e < 0)
+			return req_errno(n, e);
+	}
+	return 0;
 }
 
 /* ---- public ---- */
@@ -540,9 +597,9 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 		srv6_seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
 		goto out_sock;
 	}
-	e = blackholes_install(n);
+	e = isolation_install(n);
 	if (e < 0) {
-		srv6_seterr(err, errlen, "installing fwmark 0x%x/0x%x blackhole rules: %s",
+		srv6_seterr(err, errlen, "installing the fwmark 0x%x/0x%x gate and catch-all rules: %s",
 		       mark_base, SRV6_NHCTX_MARK_MASK, strerror(-e));
 		goto out_sweep;
 	}

@@ -25,7 +25,7 @@ import sys
 import time
 
 from scapy.layers.inet import IP, UDP, ICMP
-from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting, ICMPv6EchoRequest
 from scapy.layers.l2 import Ether
 from scapy.packet import Raw
 
@@ -91,6 +91,15 @@ def cases():
     c["chain-csid"] = [IPv6(src=SRC6, dst="2001:db8:100:200::", hlim=30) / IPv6ExtHdrSegmentRouting(
         addresses=["2001:db8:aa::1", "2001:db8:100:200::"], segleft=1, lastentry=1)
         / UDP(sport=12, dport=12) / Raw(PAYLOAD)]
+    # table isolation (test_isolation.sh): rtr's own addresses behind
+    # End.DT6 / End.DT4 table 100, End.T table 100 and End.X
+    echo6 = ICMPv6EchoRequest(id=0x99, seq=1, data=PAYLOAD)
+    c["iso-dt6"] = [sid(FF + "6", 41) / IPv6(src=SRC6, dst="2001:db8:2::1", hlim=20) / echo6]
+    c["iso-dt4"] = [sid(FF + "43", 4) / IP(src=SRC4, dst="10.2.0.1", ttl=20) / ICMP(id=0x99) / Raw(PAYLOAD)]
+    c["iso-t"] = [IPv6(src=SRC6, dst=FF + "4", hlim=20) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:2::1", FF + "4"], segleft=1, lastentry=1) / echo6]
+    c["iso-x"] = [IPv6(src=SRC6, dst=FF + "3", hlim=20) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:1::2", FF + "3"], segleft=1, lastentry=1) / echo6]
     return c
 
 

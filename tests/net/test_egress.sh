@@ -28,6 +28,10 @@
 # egress inject, and egress auto with the probe forced to fail
 # (SRV6D_TEST_PROBE=fail, a test hook); the log must name the path chosen.
 # End.DT4 vrftable without a VRF device must be refused at start.
+# Table isolation: a decapsulated (End.DT6/DT4) or rewritten (End.T, End.X)
+# packet whose destination is rtr's own address is looked up as the kernel
+# does (table 100 only, or toward the adjacency), never delivered to rtr's
+# stack: what comes back to src (ICMP) or reaches dst must equal the kernel's.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -64,15 +68,24 @@ CASES=(
 "local chain End -> End|chain-end|-6 route add 2001:db8:ff::1 encap seg6local action End dev $D;-6 route add 2001:db8:ff::2 encap seg6local action End dev $D|sid 2001:db8:ff::2 action End"
 "local chain End.B6.Encaps -> End|chain-b6|-6 route add 2001:db8:ff::8 encap seg6local action End.B6.Encaps srh segs 2001:db8:ff::1,2001:db8:aa::2 dev $D;-6 route add 2001:db8:ff::1 encap seg6local action End dev $D|sid 2001:db8:ff::8 action End.B6.Encaps srh segs 2001:db8:ff::1,2001:db8:aa::2"
 "local chain NEXT-C-SID shift -> NEXT-C-SID|chain-csid|-6 route add 2001:db8:100::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $D;-6 route add 2001:db8:200::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $D|sid 2001:db8:100::/48 action End flavors next-csid lblen 32 nflen 16;sid 2001:db8:200::/48 action End flavors next-csid lblen 32 nflen 16"
+"isolation: End.DT6 table 100 to rtr's own address|iso-dt6|-6 route add 2001:db8:ff::6 encap seg6local action End.DT6 table 100 dev $D|sid 2001:db8:ff::6 action End.DT6 table 100|src"
+"isolation: End.T table 100 to rtr's own address|iso-t|-6 route add 2001:db8:ff::4 encap seg6local action End.T table 100 dev $D|sid 2001:db8:ff::4 action End.T table 100|src"
+"isolation: End.X to rtr's own address|iso-x|-6 route add 2001:db8:ff::3 encap seg6local action End.X nh6 $DST_ADDR oif $D dev $D|sid 2001:db8:ff::3 action End.X nh6 $DST_ADDR oif $D"
 "End.DT4 table 100|dt4||sid 2001:db8:ff::43 action End.DT4 table 100"
+"isolation: End.DT4 table 100 to rtr's own address|iso-dt4|||src"
 "End.DT46 table 100, IPv4 inner|dt46-v4||sid 2001:db8:ff::44 action End.DT46 table 100"
 "End.DT46 table 100, IPv6 inner|dt46-v6||"
 "End.DX4 nh4, inner beyond nh4|dx4-far||"
 )
 field() { local IFS='|'; local -a f; read -ra f <<<"$1"; echo "${f[$2]:-}"; }
 
-send() { # CASE -> RX lines on stdout
-	"$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" \
+send() { # CASE [TIMEOUT] -> RX lines on stdout; captured at dst, or at src
+	# for the cases whose 5th field says so
+	local cap=$NS_DST i
+	for i in "${!CASES[@]}"; do
+		[ "$(field "${CASES[$i]}" 1)" = "$1" ] && [ "$(field "${CASES[$i]}" 4)" = src ] && cap=$NS_SRC
+	done
+	"$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$cap" \
 		--case "$1" --timeout "${2:-0.8}"
 }
 l3() { awk '$1 == "RX" {print $5}' "$1"; }
@@ -164,6 +177,11 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 			exp=$(frames "$TMPD/kernel.$c"); got=$(frames "$TMPD/srv6d.$tag.$c") ;;
 		dt4|dt46-v4|dt46-v6)
 			exp=$(decremented "$c"); got=$(l3 "$TMPD/srv6d.$tag.$c") ;;
+		iso-dt4)
+			# RFC 8986 4.7: the lookup is in table 100 only, which has no
+			# route to 10.2.0.1: ICMP Destination Unreachable, no reply
+			exp="icmp4-unreach"
+			got=$(l3 "$TMPD/srv6d.$tag.$c" | awk '{t = substr($0, 19, 2); p = substr($0, 41, 2)} t == "01" && p == "03" {print "icmp4-unreach"; next} {print "other:" $0}') ;;
 		dx4-far)
 			exp=$(decremented dx4-far)
 			got=$(awk -v m="${DST_MAC//:/}" '$1 == "RX" && substr($6, 1, 12) == m {print $5}' \

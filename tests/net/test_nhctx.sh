@@ -151,10 +151,16 @@ setup || { echo "[FAIL] topology setup"; exit 1; }
 # ---- (a) sync ----
 nh_start || { fail "nhctx open"; summary; exit 1; }
 ok "nhctx open"
-check "open installs the IPv6 blackhole rule for the mark range" \
-	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 blackhole'"
-check "open installs the IPv4 blackhole rule for the mark range" \
-	bash -c "ip netns exec $NS_RTR ip -4 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 blackhole'"
+check "open installs the IPv6 catch-all rule for the mark range" \
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
+check "open installs the IPv4 catch-all rule for the mark range" \
+	bash -c "ip netns exec $NS_RTR ip -4 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
+for fam in 6 4; do
+	check "IPv$fam: the gate (pref 0, goto 1000) comes before the one local rule" \
+		bash -c "ip netns exec $NS_RTR ip -$fam rule show | head -2 | tr -s '\t ' ' ' | tr '\n' '|' |
+			 grep -qx '0: from all fwmark 0x6d000000/0xffff0000 goto 1000\( \[unresolved\]\)\?|0: from all lookup local|' &&
+			 [ \$(ip netns exec $NS_RTR ip -$fam rule show | grep -c 'lookup local') -eq 1 ]"
+done
 
 nh_cmd sync "End" "End.X nh6 2001:db8:2::2 oif eth1" "End.X nh6 fe80::2 oif eth1" \
 	"End.X nh6 2001:db8:2::2 oif eth1" "End.T table 100" "End.DX6 nh6 ::" \
@@ -216,8 +222,8 @@ check "unused contexts stay until gc (callers publish first)" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q 'fwmark $M_T lookup 100'"
 nh_cmd gc
 check "gc removes the 4 unused contexts ($REPLY_LINE)" test "$REPLY_LINE" = "ok 4"
-check "after gc: 2 IPv6 context rules + blackhole, IPv4 blackhole only" \
-	test "$(ours6)" -eq 3 -a "$(ours4)" -eq 1
+check "after gc: 2 IPv6 context rules + catch-all + gate, IPv4 catch-all + gate only" \
+	test "$(ours6)" -eq 4 -a "$(ours4)" -eq 2
 check "after gc: only the 2 adjacency tables remain" test "$(our_routes)" -eq 2
 send_marked "$M_DX6"
 check "End.DX6 nh6 2001:db8:3::2 mark $M_DX6: packets go to nh2 (nh1 $AT1, nh2 $AT2)" \
@@ -284,12 +290,12 @@ nh_start && nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" "End.T table 100" \
 printf 'crash\n' >&"${NH[1]}"
 nh_wait_exit
 check "a crashed instance leaves its rules and routes (3 ctx)" \
-	test "$(ours6)" -eq 3 -a "$(ours4)" -eq 2 -a "$(our_routes)" -eq 2
+	test "$(ours6)" -eq 4 -a "$(ours4)" -eq 3 -a "$(our_routes)" -eq 2
 # a foreign rule at the same priority without our mark must survive
 rtr ip -6 rule add pref 1000 fwmark 0x10 lookup 100
 nh_start || fail "re-open after crash"
-check "open after a crash removes the stale rules (blackholes remain)" \
-	test "$(ours6)" -eq 1 -a "$(ours4)" -eq 1
+check "open after a crash removes the stale rules (catch-alls and gates remain, once)" \
+	test "$(ours6)" -eq 2 -a "$(ours4)" -eq 2
 check "open after a crash removes the stale adjacency routes" test "$(our_routes)" -eq 0
 check "open after a crash keeps a foreign pref 1000 rule" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark 0x10 lookup 100'"
