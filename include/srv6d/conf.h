@@ -27,8 +27,9 @@
  * lines, "encap seg6" is required on route lines.  SID attributes: nh6 A, nh4 A,
  * oif IFNAME, table N, vrftable N, srh segs A[,B...], flavors F[,F...]
  * (psp, usp, usd, next-csid), lblen N / nflen N (only with next-csid;
- * default 32/16).  `dev IFNAME` and `count` are accepted and ignored on sid
- * and route lines.  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
+ * default 32/16).  `dev IFNAME` on sid and route lines has the kernel's
+ * meaning for the outer source of an encapsulation (include/srv6d/saddr.h);
+ * `count` is accepted and ignored (counters are always on).  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
  * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
  * Two sid lines (or two route lines) for the same prefix and length are an
  * error, however the address is spelled.  Numbers are decimal (no sign,

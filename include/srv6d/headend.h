@@ -8,6 +8,7 @@
 #ifndef SRV6D_HEADEND_H
 #define SRV6D_HEADEND_H
 
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,6 +37,8 @@ struct srv6_policy {
 	enum srv6_encap_mode mode;
 	unsigned int nsegs;
 	struct in6_addr segs[SRV6_MAX_SEGS];  /* travel order */
+	char dev_name[IF_NAMESIZE];           /* "dev" of the pasted route: outer
+						 source selection ("" none) */
 	/* Filled by the datapath before publishing: */
 	struct in6_addr encap_src;            /* outer source address */
 	int flowlabel_mode;                   /* net.ipv6.seg6_flowlabel */

@@ -26,7 +26,7 @@
  * re-added behind it): srv6d's results never reach the local table, which
  * is the kernel's table isolation (docs/NETFILTER-ROUTING.md).
  *
- * Everything matching PRIO / PRIO + 1 with a mark in MARK_BASE/MARK_MASK, and
+ * Everything matching PRIO / PRIO + 1 (and the gate at 0) with a mark in MARK_BASE/MARK_MASK, and
  * every route in tables TABLE_BASE .. TABLE_BASE + 0xffff, belongs to srv6d:
  * srv6_nhctx_open() removes it (crash recovery) and srv6_nhctx_close()
  * removes it.  Two srv6d instances in one netns need distinct bases/PRIO.

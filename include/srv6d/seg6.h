@@ -82,6 +82,9 @@ struct srv6_sid_cfg {
 	struct in6_addr nh6;
 	char oif_name[IF_NAMESIZE];
 	int oif;                      /* ifindex, resolved by the datapath */
+	char dev_name[IF_NAMESIZE];   /* "dev" of a pasted route: the device whose
+					 addresses the outer source of End.B6.Encaps*
+					 is chosen from, as the kernel does ("" none) */
 	unsigned int nsegs;           /* End.B6*: segments, travel order */
 	struct in6_addr segs[SRV6_MAX_SEGS];
 	/* Filled by the datapath before publishing, copied into results: */

@@ -730,13 +730,19 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 			seen_encap = true;
 			i += 2;
 		} else if (!strcmp(w, "dev")) {
-			/* accepted and ignored: the steering rules decide */
+			/* the kernel's meaning: the device whose addresses the
+			 * outer source of an encapsulation comes from */
 			if (seen_dev) {
 				seterr(&e, "duplicate \"dev\"");
 				return -EINVAL;
 			}
 			if (need_arg(argc - i, argv + i, &e))
 				return -EINVAL;
+			if (!ifname_valid(argv[i + 1])) {
+				seterr(&e, "bad interface name %s for dev", q(&qb, argv[i + 1]));
+				return -EINVAL;
+			}
+			snprintf(cfg->dev_name, sizeof(cfg->dev_name), "%s", argv[i + 1]);
 			seen_dev = true;
 			i += 2;
 		} else if (!strcmp(w, "count")) {
@@ -784,7 +790,7 @@ bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg 
 		if ((a->attrs & SRV6_F_ATTR(k)) && sid_kws[k].cmp && sid_kws[k].cmp(a, b))
 			return false;
 	/* flavors live in their own field; compare even without the bit */
-	return !cmp_flavors(a, b);
+	return !cmp_flavors(a, b) && !strncmp(a->dev_name, b->dev_name, sizeof(a->dev_name));
 }
 
 static void put_prefix(struct sbuf *s, int family, const void *addr, uint8_t plen)
@@ -818,6 +824,8 @@ int srv6_sid_format(char *buf, size_t len, const struct in6_addr *prefix, uint8_
 	/* flavors set without the attribute bit (hand-built cfg): print anyway */
 	if (!(cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_FLAVORS)) && cfg->flavors)
 		put_flavors(&s, cfg);
+	if (cfg->dev_name[0])
+		sb_printf(&s, " dev %.*s", (int)sizeof(cfg->dev_name), cfg->dev_name);
 	return sb_done(&s);
 }
 
@@ -895,6 +903,12 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 		} else if (seen == &seen_segs) {
 			if (parse_seglist(argv[i + 1], r->pol.segs, &r->pol.nsegs, &e))
 				return -EINVAL;
+		} else if (seen == &seen_dev) {
+			if (!ifname_valid(argv[i + 1])) {
+				seterr(&e, "bad interface name %s for dev", q(&qb, argv[i + 1]));
+				return -EINVAL;
+			}
+			snprintf(r->pol.dev_name, sizeof(r->pol.dev_name), "%s", argv[i + 1]);
 		}
 		i += 2;
 	}
@@ -932,7 +946,8 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b)
 {
 	return a->mode == b->mode && a->nsegs == b->nsegs &&
-	       !memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0]));
+	       !memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0])) &&
+	       !strncmp(a->dev_name, b->dev_name, sizeof(a->dev_name));
 }
 
 int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
@@ -950,6 +965,8 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
 	put_prefix(&s, r->family, &r->prefix, r->plen);
 	sb_printf(&s, " encap seg6 mode %s segs ", mode);
 	sb_segs(&s, r->pol.segs, r->pol.nsegs);
+	if (r->pol.dev_name[0])
+		sb_printf(&s, " dev %.*s", (int)sizeof(r->pol.dev_name), r->pol.dev_name);
 	return sb_done(&s);
 }
 

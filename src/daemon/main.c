@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
+#include "srv6d/saddr.h"
 #include "srv6d/steer.h"
 #include "srv6d/worker.h"
 
@@ -95,27 +97,6 @@ static int read_int_file(const char *path, int *out)
 	return 0;
 }
 
-/* The kernel's source address selection toward @dst (what seg6_iptunnel
- * does when no source is configured): connect a UDP socket, read its name. */
-static int select_source(const struct in6_addr *dst, struct in6_addr *src)
-{
-	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(9) };
-	socklen_t sl = sizeof(sa);
-	int fd, r = 0;
-
-	fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	sa.sin6_addr = *dst;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    getsockname(fd, (struct sockaddr *)&sa, &sl) < 0)
-		r = -errno;
-	else
-		*src = sa.sin6_addr;
-	close(fd);
-	return r;
-}
-
 static bool action_encaps(enum srv6_action a)
 {
 	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
@@ -173,12 +154,13 @@ static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c)
 /* The outer source of an encapsulating SID or policy: encap-source when the
  * conf sets it, else the kernel's source address selection toward the first
  * segment.  0 or -errno with "FILE:LINE: ..." in @err. */
-static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c, bool encaps,
-			  const struct in6_addr *segs, struct in6_addr *src, unsigned int line,
-			  char *err, size_t errlen)
+static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
+			  const struct srv6_saddr_env *env, bool encaps,
+			  const struct in6_addr *segs, const char *dev, struct in6_addr *src,
+			  unsigned int line, char *err, size_t errlen)
 {
 	char a[INET6_ADDRSTRLEN];
-	int r;
+	int r, oif = 0;
 
 	if (c->has_encap_src) {
 		*src = c->encap_src;
@@ -186,7 +168,16 @@ static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c, boo
 	}
 	if (!encaps)
 		return 0;
-	r = select_source(&segs[0], src);
+	if (dev[0]) {
+		oif = (int)if_nametoindex(dev);
+		if (!oif) {
+			snprintf(err, errlen, "%s:%u: dev \"%s\": unknown interface", d->conf_path,
+				 line, dev);
+			return -ENODEV;
+		}
+	}
+	/* tunsrc, else the kernel's selection on dev (or the route's device) */
+	r = srv6_saddr_from_env(env, &segs[0], oif, src);
 	if (r < 0) {
 		inet_ntop(AF_INET6, &segs[0], a, sizeof(a));
 		snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
@@ -200,27 +191,35 @@ static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c, boo
 static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t errlen)
 {
 	struct srv6_sid_cfg **cfgs = NULL;
+	struct srv6_saddr_env env;
 	int r;
+
+	r = srv6_saddr_env_read(&env);
+	if (r < 0) {
+		snprintf(err, errlen, "reading the addresses: %s", strerror(-r));
+		return r;
+	}
 
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
 		cfg->flowlabel_mode = d->flowlabel_mode;
-		r = fill_encap_src(d, c, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				   &cfg->encap_src, c->sids[i].line, err, errlen);
+		r = fill_encap_src(d, c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				   cfg->dev_name, &cfg->encap_src, c->sids[i].line, err, errlen);
 		if (r < 0)
-			return r;
+			goto out_env;
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
 		struct srv6_policy *pol = &c->routes[i].pol;
 
 		pol->flowlabel_mode = d->flowlabel_mode;
 		pol->mark = 0;
-		r = fill_encap_src(d, c, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				   &pol->encap_src, c->routes[i].line, err, errlen);
+		r = fill_encap_src(d, c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				   pol->dev_name, &pol->encap_src, c->routes[i].line, err, errlen);
 		if (r < 0)
-			return r;
+			goto out_env;
 	}
+	srv6_saddr_env_free(&env);
 	if (c->nsids) {
 		cfgs = calloc(c->nsids, sizeof(*cfgs));
 		if (!cfgs) {
@@ -232,6 +231,10 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 	}
 	r = srv6_nhctx_sync(d->nh, cfgs, c->nsids, err, errlen);
 	free(cfgs);
+	return r;
+
+out_env:
+	srv6_saddr_env_free(&env);
 	return r;
 }
 
@@ -607,6 +610,60 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The kernel chooses the outer source per packet (tunsrc, else the addresses
+ * of the route's device).  srv6d follows it within SOURCE_REFRESH_S: a
+ * changed tunsrc or address republishes the tables.  Control thread.
+ */
+#define SOURCE_REFRESH_S 2
+
+static bool refresh_one(const struct srv6_saddr_env *env, bool encaps, const struct in6_addr *segs,
+			const char *dev, struct in6_addr *src)
+{
+	struct in6_addr n;
+	int oif = 0;
+
+	if (!encaps)
+		return false;
+	if (dev[0] && !(oif = (int)if_nametoindex(dev)))
+		return false;
+	if (srv6_saddr_from_env(env, &segs[0], oif, &n) < 0 || !memcmp(&n, src, sizeof(n)))
+		return false;
+	*src = n;
+	return true;
+}
+
+static void refresh_sources(struct daemon *d)
+{
+	struct srv6_conf *c = &d->conf;
+	struct srv6_saddr_env env;
+	unsigned int changed = 0;
+	char err[SRV6_CONF_ERRLEN + 128];
+
+	if (c->has_encap_src || srv6_saddr_env_read(&env) < 0)
+		return;
+	for (size_t i = 0; i < c->nsids; i++) {
+		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
+
+		changed += refresh_one(&env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				       cfg->dev_name, &cfg->encap_src);
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		struct srv6_policy *pol = &c->routes[i].pol;
+
+		changed += refresh_one(&env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				       pol->dev_name, &pol->encap_src);
+	}
+	srv6_saddr_env_free(&env);
+	if (!changed)
+		return;
+	if (conf_publish(d, c, err, sizeof(err)) < 0)
+		srv6_log(LOG_ERR, "outer source changed, republishing failed: %s", err);
+	else
+		srv6_log(LOG_NOTICE, "outer source address changed for %u SIDs/policies (tunsrc "
+			 "or interface addresses): republished", changed);
+}
+
 static void check_forwarding(void)
 {
 	int v;
@@ -779,11 +836,15 @@ int main(int argc, char **argv)
 		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
 
 	for (;;) {
+		struct timespec tick = { .tv_sec = SOURCE_REFRESH_S };
 		siginfo_t si;
-		int sig = sigwaitinfo(&set, &si);
+		int sig = sigtimedwait(&set, &si, &tick);
 
-		if (sig < 0)
+		if (sig < 0) {
+			if (errno == EAGAIN)
+				refresh_sources(&d);
 			continue;
+		}
 		if (sig == SIGHUP) {
 			reload(&d);
 		} else if (sig == SIGUSR1) {

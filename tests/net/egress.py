@@ -100,6 +100,10 @@ def cases():
         addresses=["2001:db8:2::1", FF + "4"], segleft=1, lastentry=1) / echo6]
     c["iso-x"] = [IPv6(src=SRC6, dst=FF + "3", hlim=20) / IPv6ExtHdrSegmentRouting(
         addresses=["2001:db8:1::2", FF + "3"], segleft=1, lastentry=1) / echo6]
+    # outer source (test_source.sh): End.B6.Encaps ff::18 and policy 2001:db8:96::/64
+    c["src-b6"] = [IPv6(src=SRC6, dst=FF + "18", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:bb::1", FF + "18"], segleft=1, lastentry=1) / UDP(sport=13, dport=13) / Raw(PAYLOAD)]
+    c["src-pol"] = [IPv6(src=SRC6, dst="2001:db8:96::1", hlim=30) / UDP(sport=14, dport=14) / Raw(PAYLOAD)]
     return c
 
 
