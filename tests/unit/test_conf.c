@@ -722,17 +722,36 @@ static void test_iproute2_paste(void **state)
 	assert_int_equal(c.nroutes, 3);
 	assert_int_equal(c.nsids, p.nsids);
 	assert_int_equal(c.nroutes, p.nroutes);
+	/* dev has the kernel's meaning (outer source selection): kept, and
+	 * the only difference from the plain lines */
 	for (i = 0; i < c.nsids; i++) {
 		assert_memory_equal(&c.sids[i].prefix, &p.sids[i].prefix, 16);
 		assert_int_equal(c.sids[i].plen, p.sids[i].plen);
+		assert_string_equal(c.sids[i].cfg.dev_name, i == 1 ? "eth1" : "eth0");
+		assert_false(srv6_sid_cfg_equal(&c.sids[i].cfg, &p.sids[i].cfg));
+		memset(c.sids[i].cfg.dev_name, 0, sizeof(c.sids[i].cfg.dev_name));
 		assert_true(srv6_sid_cfg_equal(&c.sids[i].cfg, &p.sids[i].cfg));
 	}
 	for (i = 0; i < c.nroutes; i++) {
 		assert_int_equal(c.routes[i].family, p.routes[i].family);
 		assert_int_equal(c.routes[i].plen, p.routes[i].plen);
+		assert_string_equal(c.routes[i].pol.dev_name, "eth0");
+		assert_false(srv6_policy_equal(&c.routes[i].pol, &p.routes[i].pol));
+		memset(c.routes[i].pol.dev_name, 0, sizeof(c.routes[i].pol.dev_name));
 		assert_true(srv6_policy_equal(&c.routes[i].pol, &p.routes[i].pol));
 	}
-	assert_string_equal(c.sids[1].cfg.oif_name, "eth1");   /* oif kept, dev ignored */
+	assert_string_equal(c.sids[1].cfg.oif_name, "eth1");   /* oif kept apart from dev */
+	{
+		/* dev round-trips through the canonical line */
+		char line[SRV6_CONF_LINE_MAX];
+		struct srv6_conf_sid *sd = &c.sids[4];
+
+		strcpy(sd->cfg.dev_name, "eth9");
+		assert_true(srv6_sid_format(line, sizeof(line), &sd->prefix, sd->plen, &sd->cfg) > 0);
+		assert_non_null(strstr(line, " dev eth9"));
+		assert_true(srv6_route_format(line, sizeof(line), &p.routes[0]) > 0);
+		assert_null(strstr(line, " dev "));
+	}
 	assert_int_equal(c.routes[2].family, AF_INET);
 	assert_int_equal(c.routes[2].pol.mode, SRV6_MODE_ENCAP_RED);
 	srv6_conf_free(&c);
