@@ -104,6 +104,11 @@ def cases():
     c["src-b6"] = [IPv6(src=SRC6, dst=FF + "18", hlim=30) / IPv6ExtHdrSegmentRouting(
         addresses=["2001:db8:bb::1", FF + "18"], segleft=1, lastentry=1) / UDP(sport=13, dport=13) / Raw(PAYLOAD)]
     c["src-pol"] = [IPv6(src=SRC6, dst="2001:db8:96::1", hlim=30) / UDP(sport=14, dport=14) / Raw(PAYLOAD)]
+    # MTU (1500 on every link): a policy adds 40 + 8 + 2 * 16 = 80 bytes
+    c["mtu-near"] = [IPv6(src=SRC6, dst="2001:db8:95::1", hlim=30) / UDP(sport=15, dport=15)
+                     / Raw(b"n" * (1500 - 80 - 48))]
+    c["mtu-over"] = [IPv6(src=SRC6, dst="2001:db8:95::2", hlim=30) / UDP(sport=16, dport=16)
+                     / Raw(b"o" * (1500 - 80 - 48 + 1))]
     return c
 
 
