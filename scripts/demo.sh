@@ -115,12 +115,13 @@ if srv6d_stats; then
 	# zero drop reasons and queue counters left out
 	{
 		echo "SID action packets bytes errors drops"
-		awk '$1 != "route" && $1 != "queue"' "$SRV6D_STATS" | sort
+		awk '$1 != "route" && $1 != "queue" && $1 != "egress"' "$SRV6D_STATS" | sort
 		echo "route mode packets bytes errors drops"
 		awk '$1 == "route" { $1 = ""; print }' "$SRV6D_STATS" | sort
 	} | awk '{ o = sprintf("  %-19s %-14s %8s %9s %7s ", $1, $2, $3, $4, $5)
 		   for (i = 6; i <= NF; i++) if ($i !~ /=0$/) o = o " " $i; print o }'
 	awk '$1 == "queue" { o = "  queue " $2 ":"; for (i = 3; i <= NF; i++) if ($i !~ /=0$/) o = o " " $i; print o }' "$SRV6D_STATS"
+	awk '$1 == "egress" { $1 = ""; print "  egress:" $0 }' "$SRV6D_STATS"
 else
 	echo "  no stats file"
 fi
