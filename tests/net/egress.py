@@ -109,6 +109,10 @@ def cases():
                      / Raw(b"n" * (1500 - 80 - 48))]
     c["mtu-over"] = [IPv6(src=SRC6, dst="2001:db8:95::2", hlim=30) / UDP(sport=16, dport=16)
                      / Raw(b"o" * (1500 - 80 - 48 + 1))]
+    # stateful firewall (test_firewall.sh): End ff::1 toward aa::1
+    c["fw-end"] = [IPv6(src=SRC6, dst=FF + "1", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:aa::1", FF + "1"], segleft=1, lastentry=1)
+        / UDP(sport=17, dport=17) / Raw(PAYLOAD)]
     return c
 
 
