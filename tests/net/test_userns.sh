@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_userns.sh - srv6d inside a network namespace owned by an unprivileged
+# user namespace (rootless containers, LXC): `unshare --user --map-root-user
+# --net`.  On kernels with "netfilter: disable payload mangling in userns"
+# every payload change in a verdict is refused there: the probe must then
+# pick injection.  This kernel has no such restriction; the test checks that
+# srv6d starts there, that its probe decides and says so, and that End works
+# end to end on both paths.
+#
+#   one namespace (owned by the user namespace):
+#   python --[ in1 ]==veth==[ in0 ]-- srv6d End 2001:db8:ff::1 --[ out0 ]==veth==[ out1 ]-- python
+#            2001:db8:1::1/64     2001:db8:1::2        2001:db8:2::1     capture (aa::1 via 2::2)
+set -u
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_env
+command -v unshare >/dev/null || { echo "SKIP: unshare not found"; exit "$ksft_skip"; }
+trap cleanup EXIT
+srv6d_built || { fail "srv6d built"; summary; exit 1; }
+
+cat >"$TMPD/inner.sh" <<'INNER'
+set -u
+SRV6D=$1 TMPD=$2
+ip link set lo up
+sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+ip link add in0 type veth peer name in1
+ip link add out0 type veth peer name out1
+for d in in0 in1 out0 out1; do ip link set "$d" up; done
+ip addr add 2001:db8:1::2/64 dev in0 nodad
+ip addr add 2001:db8:2::1/64 dev out0 nodad
+sysctl -qw net.ipv6.conf.in1.disable_ipv6=1 net.ipv6.conf.out1.disable_ipv6=1
+ip neigh replace 2001:db8:2::2 lladdr 02:00:00:00:00:22 dev out0 nud permanent
+ip -6 route add 2001:db8::/32 via 2001:db8:2::2 dev out0
+for eg in verdict inject auto; do
+	printf 'queue 0\nsteer auto\negress %s\nsid 2001:db8:ff::1 action End\n' "$eg" >"$TMPD/u.$eg.conf"
+	"$SRV6D" -f -c "$TMPD/u.$eg.conf" >"$TMPD/u.$eg.log" 2>&1 &
+	pid=$!
+	for i in $(seq 100); do ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE && break; sleep 0.05; done
+	/usr/bin/python3 - "$eg" <<'PY'
+import fcntl, select, socket, struct, sys, time
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting, UDP
+from scapy.packet import Raw
+cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3)); cap.bind(("out1", 3)); cap.setblocking(False)
+tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0); tx.bind(("in1", 0))
+def mac(ifn):
+    s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+    return fcntl.ioctl(s.fileno(), 0x8927, struct.pack("256s", ifn.encode()))[18:24]
+p = bytes(IPv6(src="2001:db8:1::1", dst="2001:db8:ff::1", hlim=30) / IPv6ExtHdrSegmentRouting(
+    addresses=["2001:db8:aa::1", "2001:db8:ff::1"], segleft=1, lastentry=1) / UDP(sport=1, dport=2) / Raw(b"userns"))
+tx.send(mac("in0") + mac("in1") + b"\x86\xdd" + p)
+end = time.monotonic() + 1.0
+ok = False
+while time.monotonic() < end and not ok:
+    if select.select([cap], [], [], 0.1)[0]:
+        f, a = cap.recvfrom(65535)
+        if a[2] != 4 and f[12:14] == b"\x86\xdd":
+            q = IPv6(f[14:])
+            ok = q.dst == "2001:db8:aa::1" and q[IPv6ExtHdrSegmentRouting].segleft == 0 and q.hlim == 29
+print("RESULT %s %s" % (sys.argv[1], "delivered" if ok else "lost"))
+PY
+	kill -TERM "$pid"; wait "$pid"; echo "EXIT $eg $?"
+done
+INNER
+
+unshare --user --map-root-user --net bash "$TMPD/inner.sh" "$SRV6D" "$TMPD" >"$TMPD/out" 2>&1
+for eg in verdict inject auto; do
+	check "userns netns, egress $eg: End delivered (SL 0, hop limit 29)" \
+		grep -q "^RESULT $eg delivered" "$TMPD/out"
+	check "userns netns, egress $eg: srv6d exits 0" grep -q "^EXIT $eg 0" "$TMPD/out"
+done
+check "userns netns: the probe decided and said why" \
+	grep -q "egress: IPv6 results: .*(probe: this kernel" "$TMPD/u.auto.log"
+grep -h "egress:" "$TMPD"/u.*.log | sed 's/^/# /'
+summary
