@@ -74,6 +74,11 @@ require_env() {
 	fi
 }
 
+# conf_extra: the lines of $SRV6D_EXTRA_CONF (may be empty or several lines),
+# for every srv6d.conf a test writes: a rerun of the suite with e.g.
+# SRV6D_EXTRA_CONF="egress inject" runs every srv6d check in that mode.
+conf_extra() { [ -z "${SRV6D_EXTRA_CONF:-}" ] || printf '%s\n' "$SRV6D_EXTRA_CONF"; }
+
 # srv6d_built: true when the srv6d binary exists.
 srv6d_built() { [ -x "$SRV6D" ]; }
 
@@ -226,6 +231,20 @@ counter() {
 		}
 		END { print v + 0 }' "$SRV6D_STATS" 2>/dev/null || echo 0
 }
+
+# queue_stat FIELD [QUEUE]: a "queue N ... FIELD=V ..." value of the stats
+# file (miss, verdict-errors, lost-ids, fallback-drops, packets...), summed
+# over every queue unless QUEUE is given; prints -1 when no queue line has
+# the field (a renamed counter must not read as 0).
+queue_stat() {
+	awk -v f="$1" -v q="${2:-}" '
+		$1 == "queue" && (q == "" || $2 == q) {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) { s += kv[2]; hit = 1 } }
+		}
+		END { print hit ? s + 0 : -1 }' "$SRV6D_STATS" 2>/dev/null || echo -1
+}
+# queue_ids: the queue numbers listed in the stats file, one a line.
+queue_ids() { awk '$1 == "queue" {print $2}' "$SRV6D_STATS" 2>/dev/null; }
 
 # queue_total: sum of "queue_total" (column 3) over our netns' queues.
 queue_total() { in_rtr awk '{s += $3} END {print s + 0}' /proc/net/netfilter/nfnetlink_queue; }
