@@ -212,7 +212,11 @@ sid("end_hlim0", pin, None, "icmp", (3, 0, 0), action="End")
 # SL = LE + 2
 pin = outer(SID, 43) / srh(travel, sl=4, le=2) / Raw(I6)
 sid("end_sl_le2", pin, None, "icmp", (4, 0, 43), action="End")
-sid("dt6_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6", table=1)
+# Linux decapsulates anyway: seg6_get_srh() finds no valid SRH, so
+# decap_and_validate() has no Segments Left to refuse (docs/BEHAVIORS.md);
+# kout= is the inner packet the kernel delivers.
+sid("dt6_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6", table=1,
+    kout=bytes(I6).hex())
 # SL = 255
 pin = outer(SID, 43) / srh(travel, sl=255) / Raw(I6)
 sid("end_sl255", pin, None, "icmp", (4, 0, 43), action="End")
@@ -224,7 +228,7 @@ pin = outer(SID, 43, hlim=1) / srh(travel, sl=4, le=2) / Raw(I6)
 sid("end_hlim1_sl_le2", pin, None, "icmp", (3, 0, 0), action="End")
 # ... but not by the decapsulating behaviors, which have no S05
 sid("dt6_hlim1_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6",
-    table=1)
+    table=1, kout=bytes(I6).hex())
 # SL 0 with Last Entry > max_LE: srv6d reports the SRH (docs/BEHAVIORS.md)
 pin = outer(SID, 43) / srh(travel, sl=0, le=3) / Raw(I6)
 sid("end_sl0_le_gt_max", pin, None, "icmp", (4, 0, 43), action="End")
