@@ -35,6 +35,9 @@ case "$BUILD" in /*) ;; *) BUILD="$TOP_DIR/$BUILD" ;; esac
 SRV6D=${SRV6D:-$BUILD/srv6d}
 
 ksft_skip=4
+# a timeout (tests/check.sh) or ^C: exit, so that the EXIT trap cleans up
+trap 'exit 143' TERM
+trap 'exit 130' INT
 NS_SRC="src-$$-$RANDOM"
 NS_RTR="rtr-$$-$RANDOM"
 NS_DST="dst-$$-$RANDOM"
@@ -62,11 +65,12 @@ summary() {
 }
 
 # ---- prerequisites ------------------------------------------------------
-# require_env: exit 4 unless root with ip, ip6tables and scapy available.
+# require_env: exit 4 unless root with ip, ip6tables, iptables and scapy
+# available (tests/check.sh turns exit 4 into a failure under CI).
 require_env() {
 	if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root"; exit $ksft_skip; fi
 	local t
-	for t in ip ip6tables; do
+	for t in ip ip6tables iptables ip6tables-save iptables-save timeout; do
 		command -v "$t" >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
 	done
 	if ! [ -x "$PY" ] || ! "$PY" -c 'import scapy.layers.inet6' 2>/dev/null; then

@@ -46,8 +46,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 VEC=${SRV6_VECTORS:-$HERE/../unit/vectors}/seg6.txt
 PY=/usr/bin/python3
 
+trap 'exit 143' TERM   # a timeout: exit, so that the EXIT trap cleans up
+trap 'exit 130' INT
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit $ksft_skip; }
-command -v ip >/dev/null || { echo "SKIP: ip not found"; exit $ksft_skip; }
+for t in ip ip6tables iptables; do
+	command -v $t >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
+done
 "$PY" -c 'import scapy' 2>/dev/null || { echo "SKIP: scapy not found"; exit $ksft_skip; }
 [ -r "$VEC" ] || { echo "vectors $VEC not found"; exit 1; }
 
