@@ -263,5 +263,16 @@ cleanup() {
 	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
 		ip netns del "$ns" 2>/dev/null
 	done
+	sanitizer_reports "$TMPD"
 	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $TMPD"; else rm -rf "$TMPD"; fi
+}
+# sanitizer_reports DIR: a [FAIL] line, and the report's first lines, for
+# every file in DIR (srv6d logs) holding an ASan/UBSan/TSan/LSan report.
+sanitizer_reports() {
+	local f
+	for f in $(grep -lE 'ERROR: (Address|Leak)Sanitizer|runtime error:|WARNING: ThreadSanitizer' \
+			-r "$1" 2>/dev/null); do
+		fail "sanitizer report in $(basename "$f")" \
+			"$(grep -m1 -A12 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:|WARNING: ThreadSanitizer' "$f")"
+	done
 }
