@@ -8,6 +8,7 @@
 #   FUZZ_SECONDS   per fuzz target (20)
 #   CHECK_SUITES   which suites: any of "vectors unit fuzz net" (default all)
 #   CHECK_UNIT     run only these unit binaries (names, e.g. test_cache_stress)
+#   CHECK_NET      run only these namespace tests (names, e.g. test_steer.sh)
 #   STRICT=1       (set when CI=true) a missing prerequisite is a failure,
 #                  not a skip: not root, no clang, no scapy, no ip6tables, a
 #                  test script without its exec bit.  Skips then come only
@@ -58,7 +59,7 @@ count_cmocka() { # $1 = output file; adds to passed/failed
 
 if want vectors; then
 	suite_begin "scapy vectors (an independent encoder: regenerated and compared with the committed files)"
-	if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scapy' 2>/dev/null; then
+	if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scapy.layers.inet6' 2>/dev/null; then
 		vdir=$(mktemp -d)
 		if /usr/bin/python3 tests/unit/vectors/gen_srh.py "$vdir/srh.txt" >/dev/null 2>&1 &&
 		   /usr/bin/python3 tests/unit/vectors/gen_seg6.py >"$vdir/seg6.txt" 2>/dev/null; then
@@ -134,6 +135,9 @@ if want net; then
 		echo "[FAIL] namespace tests: not root (CI runs them as root)"; failed=$((failed + 1))
 	fi
 	for t in tests/net/test_*.sh; do
+		if [ -n "${CHECK_NET:-}" ] && [[ " $CHECK_NET " != *" $(basename "$t") "* ]]; then
+			continue
+		fi
 		if ! [ -x "$t" ]; then
 			echo "[FAIL] $t is not executable (chmod +x; it would never run)"; failed=$((failed + 1))
 			continue

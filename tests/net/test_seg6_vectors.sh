@@ -52,7 +52,7 @@ trap 'exit 130' INT
 for t in ip ip6tables iptables; do
 	command -v $t >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
 done
-"$PY" -c 'import scapy' 2>/dev/null || { echo "SKIP: scapy not found"; exit $ksft_skip; }
+"$PY" -c 'import scapy.layers.inet6' 2>/dev/null || { echo "SKIP: scapy not found"; exit $ksft_skip; }
 [ -r "$VEC" ] || { echo "vectors $VEC not found"; exit 1; }
 
 NS_SRC="vsrc-$$-$RANDOM"
