@@ -3,6 +3,7 @@
 #   make                    build srv6d, srv6ctl and the libraries
 #   make check              deps, build, unit tests, bounded fuzz run, namespace tests
 #   make SAN=address,undefined check   |   make SAN=thread check
+#   make CHECK_SUITES="unit net" check  only some suites (vectors unit fuzz net)
 #   make fuzz               build libFuzzer targets (clang)
 #   make fuzz-long          run each fuzz target for FUZZ_LONG_SECONDS
 #   make install            honours PREFIX, DESTDIR, MANDIR, SYSTEMDUNITDIR
@@ -180,9 +181,12 @@ unit: $(UNIT_BINS)
 nettest: all
 	$(Q)rc=0; for t in tests/net/test_*.sh; do BUILD=$(abspath $(BUILD)) $$t || rc=1; done; exit $$rc
 
+# CHECK_SUITES picks suites (tests/check.sh); CI=true or STRICT=1 makes a
+# missing prerequisite a failure.
 check: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)BUILD=$(abspath $(BUILD)) SAN="$(SAN)" FUZZ_SECONDS=$(FUZZ_SECONDS) tests/check.sh
+	$(Q)BUILD=$(abspath $(BUILD)) SAN="$(SAN)" FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		$(if $(CHECK_SUITES),CHECK_SUITES="$(CHECK_SUITES)") tests/check.sh
 
 bench: all
 	$(Q)BUILD=$(abspath $(BUILD)) bench/run.sh

@@ -1,8 +1,39 @@
-#!/bin/sh
+#!/bin/bash
 # The whole test suite, as CI runs it: install missing Debian packages, build
-# with -Werror, run unit tests, a bounded fuzz run and the namespace tests.
-# Extra arguments go to make (e.g. SAN=address,undefined).
+# with -Werror, run the scapy vectors, unit tests, a bounded fuzz run and the
+# namespace tests.  Extra arguments go to make (e.g. SAN=address,undefined).
+#
+# With CI=true (what .ci/run sees in CI) the run is strict (tests/check.sh:
+# a missing tool, not being root or a test script without its exec bit is a
+# failure) and adds the sanitizer passes:
+#   2. unit + namespace suites built with ASan+UBSan    (build-asan/)
+#   3. unit suite built with TSan, the cache stress test included (build-tsan/)
+# Each pass prints its own totals; the run fails if any pass fails.  The
+# time of every pass is printed at the end.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
-exec make -j"$(nproc)" check "$@"
+jobs=$(nproc)
+if [ "${CI:-}" != true ]; then
+	exec make -j"$jobs" check "$@"
+fi
+
+export STRICT=1
+rc=0 summary=
+pass() { # NAME MAKE-ARGS...
+	local name=$1 t0 r; shift
+	t0=$(date +%s)
+	echo "======== $name"
+	if make -j"$jobs" --no-print-directory check "$@"; then r=ok; else r=FAILED; rc=1; fi
+	summary+="  $name: $r, $(( $(date +%s) - t0 )) s"$'\n'
+}
+t_all=$(date +%s)
+pass "plain build: vectors, unit, fuzz, namespace" "$@"
+pass "ASan+UBSan: unit, namespace" BUILD=build-asan SAN=address,undefined \
+	CHECK_SUITES="unit net" "$@"
+pass "TSan: unit (cache stress test included)" BUILD=build-tsan SAN=thread \
+	CHECK_SUITES="unit" "$@"
+echo "======== CI summary"
+printf '%s' "$summary"
+echo "  total: $(( $(date +%s) - t_all )) s"
+exit $rc

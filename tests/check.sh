@@ -1,12 +1,54 @@
 #!/bin/bash
-# make check driver: unit tests (cmocka), a bounded fuzz run, namespace tests.
-# Prints every suite's own output, then one closing line "N passed, N failed".
-# Environment: BUILD (object dir), SAN (sanitizers of this build), FUZZ_SECONDS.
+# make check driver: scapy vectors, unit tests (cmocka), a bounded fuzz run,
+# namespace tests.  Prints every suite's own output, then one closing line
+# "N passed, N failed, N skipped" (and the time each suite took).
+#
+# Environment:
+#   BUILD          object dir                  SAN   sanitizers of this build
+#   FUZZ_SECONDS   per fuzz target (20)
+#   CHECK_SUITES   which suites: any of "vectors unit fuzz net" (default all)
+#   CHECK_UNIT     run only these unit binaries (names, e.g. test_cache_stress)
+#   CHECK_NET      run only these namespace tests (names, e.g. test_steer.sh)
+#   STRICT=1       (set when CI=true) a missing prerequisite is a failure,
+#                  not a skip: not root, no clang, no scapy, no ip6tables, a
+#                  test script without its exec bit.  Skips then come only
+#                  from [SKIP] lines inside a test (a kernel feature this
+#                  kernel lacks, machine state that cannot be reset), each
+#                  naming why.
+#   UNIT_TIMEOUT, FUZZ_TIMEOUT, NET_TIMEOUT   seconds per test binary/script
+#                  (defaults 600, FUZZ_SECONDS + 300, 1200): a hang is a
+#                  [FAIL] naming the test.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-passed=0 failed=0 skipped=0
+SUITES=" ${CHECK_SUITES:-vectors unit fuzz net} "
+[ "${CI:-}" = true ] && STRICT=1
+STRICT=${STRICT:-0}
+UNIT_TIMEOUT=${UNIT_TIMEOUT:-600}
+FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-$(( ${FUZZ_SECONDS:-20} + 300 ))}
+NET_TIMEOUT=${NET_TIMEOUT:-1200}
+passed=0 failed=0 skipped=0 times=
 log=$(mktemp); trap 'rm -f "$log"' EXIT
+
+want() { [[ "$SUITES" == *" $1 "* ]]; }
+# missing WHAT: a prerequisite is absent: [FAIL] under STRICT, else [SKIP].
+missing() {
+	if [ "$STRICT" = 1 ]; then
+		echo "[FAIL] $1 (CI: a missing prerequisite is a failure)"; failed=$((failed + 1))
+	else
+		echo "[SKIP] $1"; skipped=$((skipped + 1))
+	fi
+}
+# run_timed SECONDS CMD...: CMD with a time limit (SIGTERM, SIGKILL 20 s
+# later); returns CMD's status, 124 on a timeout.
+run_timed() { local s=$1; shift; timeout -k 20 "$s" "$@"; }
+timed_out() { # NAME SECONDS RC: a [FAIL] line for a timeout, true if it was one
+	[ "$3" -eq 124 ] || [ "$3" -eq 137 ] || return 1
+	echo "[FAIL] $1: timed out after $2 s"; failed=$((failed + 1))
+}
+t_suite=
+suite_begin() { t_suite=$(date +%s); echo "== $1"; }
+suite_end() { times+=" $1=$(( $(date +%s) - t_suite ))s"; }
 
 count_cmocka() { # $1 = output file; adds to passed/failed
 	local p f
@@ -15,46 +57,67 @@ count_cmocka() { # $1 = output file; adds to passed/failed
 	passed=$((passed + p)); failed=$((failed + f))
 }
 
-echo "== scapy vectors (an independent encoder: regenerated and compared with the committed files)"
-if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scapy' 2>/dev/null; then
-	vdir=$(mktemp -d)
-	if /usr/bin/python3 tests/unit/vectors/gen_srh.py "$vdir/srh.txt" >/dev/null 2>&1 &&
-	   /usr/bin/python3 tests/unit/vectors/gen_seg6.py >"$vdir/seg6.txt" 2>/dev/null; then
-		for v in srh icmp6 seg6; do
-			if cmp -s "$vdir/$v.txt" "tests/unit/vectors/$v.txt"; then
-				echo "[ OK ] vectors $v.txt match scapy"; passed=$((passed + 1))
-			else
-				echo "[FAIL] vectors $v.txt differ from what scapy generates now"
-				diff "$vdir/$v.txt" "tests/unit/vectors/$v.txt" | head -20
-				failed=$((failed + 1))
-			fi
-		done
+if want vectors; then
+	suite_begin "scapy vectors (an independent encoder: regenerated and compared with the committed files)"
+	if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scapy.layers.inet6' 2>/dev/null; then
+		vdir=$(mktemp -d)
+		if /usr/bin/python3 tests/unit/vectors/gen_srh.py "$vdir/srh.txt" >/dev/null 2>&1 &&
+		   /usr/bin/python3 tests/unit/vectors/gen_seg6.py >"$vdir/seg6.txt" 2>/dev/null; then
+			for v in srh icmp6 seg6; do
+				if cmp -s "$vdir/$v.txt" "tests/unit/vectors/$v.txt"; then
+					echo "[ OK ] vectors $v.txt match scapy"; passed=$((passed + 1))
+				else
+					echo "[FAIL] vectors $v.txt differ from what scapy generates now"
+					diff "$vdir/$v.txt" "tests/unit/vectors/$v.txt" | head -20
+					failed=$((failed + 1))
+				fi
+			done
+		else
+			echo "[FAIL] generating scapy vectors"; failed=$((failed + 1))
+		fi
+		rm -rf "$vdir"
 	else
-		echo "[FAIL] generating scapy vectors"; failed=$((failed + 1))
+		missing "scapy vectors: /usr/bin/python3 has no scapy"
 	fi
-	rm -rf "$vdir"
-else
-	echo "[SKIP] scapy vectors: /usr/bin/python3 has no scapy"; skipped=$((skipped + 1))
+	suite_end vectors
 fi
 
-echo "== unit tests"
-for t in "$BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
-	case "$t" in *.o|*.d) continue;; esac
-	"$t" >"$log" 2>&1; rc=$?
-	cat "$log"
-	count_cmocka "$log"
-	if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
-		echo "[FAIL] $t exited $rc"; failed=$((failed + 1))
-	fi
-done
+if want unit; then
+	suite_begin "unit tests${SAN:+ (SAN=$SAN)}"
+	n=0
+	for t in "$BUILD"/tests/test_*; do
+		case "$t" in *.o|*.d) continue;; esac
+		[ -f "$t" ] || continue
+		if [ -n "${CHECK_UNIT:-}" ] && [[ " $CHECK_UNIT " != *" $(basename "$t") "* ]]; then
+			continue
+		fi
+		if ! [ -x "$t" ]; then
+			echo "[FAIL] $t is not executable"; failed=$((failed + 1)); continue
+		fi
+		n=$((n + 1))
+		run_timed "$UNIT_TIMEOUT" "$t" >"$log" 2>&1; rc=$?
+		cat "$log"
+		count_cmocka "$log"
+		timed_out "$t" "$UNIT_TIMEOUT" $rc && continue
+		if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
+			echo "[FAIL] $t exited $rc"; failed=$((failed + 1))
+		fi
+	done
+	[ $n -gt 0 ] || { echo "[FAIL] no unit test binary in $BUILD/tests${CHECK_UNIT:+ named $CHECK_UNIT}"; failed=$((failed + 1)); }
+	suite_end unit
+fi
 
-if [ "${SAN:-}" != thread ] && command -v clang >/dev/null; then
-	echo "== bounded fuzz run (${FUZZ_SECONDS:-20}s per target, ASan+UBSan)"
-	if make --no-print-directory BUILD="$BUILD" fuzz >"$log" 2>&1; then
+if want fuzz && [ "${SAN:-}" != thread ]; then
+	suite_begin "bounded fuzz run (${FUZZ_SECONDS:-20}s per target, ASan+UBSan)"
+	if ! command -v clang >/dev/null; then
+		missing "fuzz: clang not found"
+	elif make --no-print-directory BUILD="$BUILD" fuzz >"$log" 2>&1; then
 		for f in "$BUILD"/fuzz/fuzz_*; do
 			[ -x "$f" ] || continue
-			if tests/fuzz/run.sh "$BUILD/fuzz" "${FUZZ_SECONDS:-20}" "$(basename "$f")"; then
+			run_timed "$FUZZ_TIMEOUT" tests/fuzz/run.sh "$BUILD/fuzz" "${FUZZ_SECONDS:-20}" "$(basename "$f")"
+			rc=$?
+			timed_out "fuzz $(basename "$f")" "$FUZZ_TIMEOUT" $rc && continue
+			if [ $rc -eq 0 ]; then
 				echo "[ OK ] fuzz $(basename "$f")"; passed=$((passed + 1))
 			else
 				echo "[FAIL] fuzz $(basename "$f")"; failed=$((failed + 1))
@@ -63,23 +126,42 @@ if [ "${SAN:-}" != thread ] && command -v clang >/dev/null; then
 	else
 		cat "$log"; echo "[FAIL] building fuzz targets"; failed=$((failed + 1))
 	fi
+	suite_end fuzz
 fi
 
-echo "== namespace tests"
-for t in tests/net/test_*.sh; do
-	[ -x "$t" ] || continue
-	BUILD="$BUILD" "$t" >"$log" 2>&1; rc=$?
-	cat "$log"
-	p=$(grep -c '^\[ OK \]' "$log"); f=$(grep -c '^\[FAIL\]' "$log")
-	s=$(grep -c '^\[SKIP\]' "$log")
-	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
-	if [ $rc -eq 4 ]; then
-		echo "[SKIP] $t"; skipped=$((skipped + 1))
-	elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "[FAIL] $t exited $rc"; failed=$((failed + 1))
+if want net; then
+	suite_begin "namespace tests${SAN:+ (SAN=$SAN)}${SRV6D_EXTRA_CONF:+ (extra conf: $SRV6D_EXTRA_CONF)}"
+	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
+		echo "[FAIL] namespace tests: not root (CI runs them as root)"; failed=$((failed + 1))
 	fi
-done
+	for t in tests/net/test_*.sh; do
+		if [ -n "${CHECK_NET:-}" ] && [[ " $CHECK_NET " != *" $(basename "$t") "* ]]; then
+			continue
+		fi
+		if ! [ -x "$t" ]; then
+			echo "[FAIL] $t is not executable (chmod +x; it would never run)"; failed=$((failed + 1))
+			continue
+		fi
+		t0=$(date +%s)
+		BUILD="$BUILD" run_timed "$NET_TIMEOUT" "$t" >"$log" 2>&1; rc=$?
+		cat "$log"
+		echo "# $t: exit $rc, $(( $(date +%s) - t0 )) s"
+		p=$(grep -c '^\[ OK \]' "$log"); f=$(grep -c '^\[FAIL\]' "$log")
+		s=$(grep -c '^\[SKIP\]' "$log")
+		passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+		timed_out "$t" "$NET_TIMEOUT" $rc && continue
+		if [ $rc -eq 4 ]; then
+			missing "$t: prerequisite missing ($(grep -m1 '^SKIP' "$log"))"
+		elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
+			echo "[FAIL] $t exited $rc"; failed=$((failed + 1))
+		elif [ $rc -eq 0 ] && [ "$p" -eq 0 ]; then
+			echo "[FAIL] $t passed no check"; failed=$((failed + 1))
+		fi
+	done
+	suite_end net
+fi
 
 echo
+echo "# suite times:$times"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

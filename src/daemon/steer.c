@@ -470,6 +470,7 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 		if (!body) {
 			e = -ENOMEM;
 		} else {
+			body[0] = '\0';  /* a family without rules formats nothing */
 			r = (struct sbuf){ .p = body, .len = 0, .cap = n };
 			format_rules(cfg, family, &r);
 			e = sb_grow_printf(&b, "%sCOMMIT\n", body);

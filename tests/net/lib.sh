@@ -35,6 +35,9 @@ case "$BUILD" in /*) ;; *) BUILD="$TOP_DIR/$BUILD" ;; esac
 SRV6D=${SRV6D:-$BUILD/srv6d}
 
 ksft_skip=4
+# a timeout (tests/check.sh) or ^C: exit, so that the EXIT trap cleans up
+trap 'exit 143' TERM
+trap 'exit 130' INT
 NS_SRC="src-$$-$RANDOM"
 NS_RTR="rtr-$$-$RANDOM"
 NS_DST="dst-$$-$RANDOM"
@@ -62,17 +65,23 @@ summary() {
 }
 
 # ---- prerequisites ------------------------------------------------------
-# require_env: exit 4 unless root with ip, ip6tables and scapy available.
+# require_env: exit 4 unless root with ip, ip6tables, iptables and scapy
+# available (tests/check.sh turns exit 4 into a failure under CI).
 require_env() {
 	if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root"; exit $ksft_skip; fi
 	local t
-	for t in ip ip6tables; do
+	for t in ip ip6tables iptables ip6tables-save iptables-save timeout; do
 		command -v "$t" >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
 	done
 	if ! [ -x "$PY" ] || ! "$PY" -c 'import scapy.layers.inet6' 2>/dev/null; then
 		echo "SKIP: $PY with scapy not found"; exit $ksft_skip
 	fi
 }
+
+# conf_extra: the lines of $SRV6D_EXTRA_CONF (may be empty or several lines),
+# for every srv6d.conf a test writes: a rerun of the suite with e.g.
+# SRV6D_EXTRA_CONF="egress inject" runs every srv6d check in that mode.
+conf_extra() { [ -z "${SRV6D_EXTRA_CONF:-}" ] || printf '%s\n' "$SRV6D_EXTRA_CONF"; }
 
 # srv6d_built: true when the srv6d binary exists.
 srv6d_built() { [ -x "$SRV6D" ]; }
@@ -227,6 +236,20 @@ counter() {
 		END { print v + 0 }' "$SRV6D_STATS" 2>/dev/null || echo 0
 }
 
+# queue_stat FIELD [QUEUE]: a "queue N ... FIELD=V ..." value of the stats
+# file (miss, verdict-errors, lost-ids, fallback-drops, packets...), summed
+# over every queue unless QUEUE is given; prints -1 when no queue line has
+# the field (a renamed counter must not read as 0).
+queue_stat() {
+	awk -v f="$1" -v q="${2:-}" '
+		$1 == "queue" && (q == "" || $2 == q) {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); if (kv[1] == f) { s += kv[2]; hit = 1 } }
+		}
+		END { print hit ? s + 0 : -1 }' "$SRV6D_STATS" 2>/dev/null || echo -1
+}
+# queue_ids: the queue numbers listed in the stats file, one a line.
+queue_ids() { awk '$1 == "queue" {print $2}' "$SRV6D_STATS" 2>/dev/null; }
+
 # queue_total: sum of "queue_total" (column 3) over our netns' queues.
 queue_total() { in_rtr awk '{s += $3} END {print s + 0}' /proc/net/netfilter/nfnetlink_queue; }
 
@@ -240,5 +263,16 @@ cleanup() {
 	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
 		ip netns del "$ns" 2>/dev/null
 	done
+	sanitizer_reports "$TMPD"
 	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $TMPD"; else rm -rf "$TMPD"; fi
+}
+# sanitizer_reports DIR: a [FAIL] line, and the report's first lines, for
+# every file in DIR (srv6d logs) holding an ASan/UBSan/TSan/LSan report.
+sanitizer_reports() {
+	local f
+	for f in $(grep -lE 'ERROR: (Address|Leak)Sanitizer|runtime error:|WARNING: ThreadSanitizer' \
+			-r "$1" 2>/dev/null); do
+		fail "sanitizer report in $(basename "$f")" \
+			"$(grep -m1 -A12 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:|WARNING: ThreadSanitizer' "$f")"
+	done
 }

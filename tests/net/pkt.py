@@ -22,8 +22,11 @@ briefly at the end so that duplicates are seen too.
       "IC <case> <idx> <src> <type> <code> <pointer> quote=<0|1>" for ICMPv6;
       with --describe "TD/RD <case> <idx> <headers>" for what was sent/received
   pkt.py [common] stream --dst SID --count N --rate PPS [--mark-at K FILE]
+                         [--sources K]
       End traffic (SRH [2001:db8:aa::1, SID], SL=1, inner IPv6 carrying a
-      sequence number); prints "sent N received M dups D capdrops C"
+      sequence number); prints "sent N received M dups D capdrops C".
+      --sources K cycles the outer source over 2001:db8:1::1..K (the NFQUEUE
+      --queue-balance hash covers addresses only, so one pair is one queue)
 common: --src-ns NS [--src-if IF] --dmac MAC --cap-ns NS [--cap-if IF]
         [--timeout S] [--linger S]
 """
@@ -354,6 +357,8 @@ def cmd_stream(a):
     tmpl = bytes(outer(a.dst) / srh(["2001:db8:aa::1", a.dst], 1)
                  / IPv6(src=SRC, dst="2001:db8:bb::1", nh=59) / Raw(marker + b"0" * 8 + PAYLOAD))
     k = tmpl.find(marker) + len(marker)
+    # outer source 2001:db8:1::<1..K>: bytes 22-23 of the IPv6 header
+    srcs = [struct.pack("!H", i + 1) for i in range(max(1, a.sources))]
     aa1 = socket.inet_pton(socket.AF_INET6, "2001:db8:aa::1")
     seen, dups = set(), 0
 
@@ -374,7 +379,8 @@ def cmd_stream(a):
     gap = 1.0 / a.rate
     t0 = time.monotonic()
     for n in range(a.count):
-        tx.send(eth + tmpl[:k] + b"%08d" % n + tmpl[k + 8:])
+        p = tmpl[:22] + srcs[n % len(srcs)] + tmpl[24:k] + b"%08d" % n + tmpl[k + 8:]
+        tx.send(eth + p)
         if a.mark_at is not None and n + 1 == int(a.mark_at[0]):
             open(a.mark_at[1], "w").close()
         drain()
@@ -416,6 +422,7 @@ def main():
     st.add_argument("--count", type=int, required=True)
     st.add_argument("--rate", type=float, default=1000)
     st.add_argument("--mark-at", nargs=2, metavar=("K", "FILE"))
+    st.add_argument("--sources", type=int, default=1)
     a = ap.parse_args()
 
     if a.cmd == "list":

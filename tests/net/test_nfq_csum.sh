@@ -20,6 +20,13 @@
 # (include/srv6d/nfq.h): the kernel completes the checksum before queueing.
 # Every datagram must reach dst's socket, and srv6d must not have seen a
 # CSUMNOTREADY packet.
+#
+# Positive control first: without srv6d, the kernel's own End (seg6local)
+# forwards the same traffic while tests/net/tools/nfq_mark, bound to the
+# queue WITH F_GSO and accepting everything unchanged, counts what arrives
+# CSUMNOTREADY / GSO.  Both must be > 0: the sender really produced
+# checksum-partial and TSO packets, so srv6d's zeros are not zeros by
+# construction.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -32,13 +39,16 @@ N=20
 SID=2001:db8:ff::1
 in_dst sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.eth0.seg6_enabled=1
 in_src ip -6 route add $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0
-printf 'queue 0\nsteer auto\nsid %s action End\n' $SID >"$TMPD/c.conf"
+{ printf 'queue 0\nsteer auto\nsid %s action End\n' $SID; conf_extra; } >"$TMPD/c.conf"
 
-in_dst "$PY" -c '
-import socket
+# udp_rx SECONDS: dst's UDP socket :9999 in the background, prints how many
+# datagrams arrived (until SECONDS without one); PID in RXPID.
+udp_rx() {
+	in_dst "$PY" -c '
+import socket, sys
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 s.bind(("::", 9999))
-s.settimeout(3)
+s.settimeout(float(sys.argv[1]))
 n = 0
 try:
     while True:
@@ -46,16 +56,74 @@ try:
         n += 1
 except OSError:
     pass
-print(n)' >"$TMPD/rx" &
-RXPID=$!
-sleep 0.3
-
-if srv6d_start "$TMPD/c.conf" "$TMPD/stats" "$TMPD/log"; then
+print(n)' "$1" >"$TMPD/rx" &
+	RXPID=$!
+}
+udp_tx() {
 	in_src "$PY" -c "
 import socket
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
 for i in range($N):
     s.sendto(b'srv6d-csum-%04d' % i + b'x' * 200, ('$DST_ADDR', 9999))"
+}
+# tcp_rx PORT: dst's TCP receiver in the background, prints the bytes received
+tcp_rx() {
+	in_dst "$PY" -c '
+import socket, sys
+l = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("::", int(sys.argv[1]))); l.listen(1); l.settimeout(10)
+c, _ = l.accept(); c.settimeout(10)
+n = 0
+try:
+    while True:
+        d = c.recv(65536)
+        if not d:
+            break
+        n += len(d)
+except OSError:
+    pass
+print(n)' "$1" >"$TMPD/tcp" &
+	TCPPID=$!
+}
+tcp_tx() { # PORT BYTES
+	in_src "$PY" -c "
+import socket
+s = socket.create_connection(('$DST_ADDR', $1), timeout=10)
+s.sendall(b'y' * $2)
+s.close()"
+}
+listening() { in_dst ss -H -6 -ltn "( sport = :$1 )" 2>/dev/null | grep -q .; }
+
+# ---- positive control: kernel End, an F_GSO queue consumer that only looks ----
+NFQ="$BUILD/tests/net/nfq_mark"
+if [ -x "$NFQ" ]; then
+	in_rtr ip -6 route add $SID/128 encap seg6local action End dev "$RTR_IF_DST"
+	in_rtr ip6tables -t raw -A PREROUTING -d $SID -j NFQUEUE --queue-num 0
+	in_rtr "$NFQ" 0 0 4 gso >"$TMPD/nfq" 2>&1 &
+	nfqpid=$!
+	wait_until 5 grep -q ready "$TMPD/nfq"
+	udp_rx 2
+	tcp_rx 9997
+	wait_until 5 listening 9997
+	udp_tx
+	tcp_tx 9997 $((1 << 20))
+	wait "$RXPID" "$TCPPID" "$nfqpid"
+	read -r _ cnr _ gso < <(grep '^csum-not-ready' "$TMPD/nfq")
+	check "control: with F_GSO the queue sees checksum-partial packets (csum-not-ready=${cnr:-?})" \
+		test "${cnr:-0}" -gt 0
+	check "control: with F_GSO the queue sees TSO super-packets (gso=${gso:-?})" test "${gso:-0}" -gt 0
+	check "control: the kernel's End delivered the $N datagrams ($(cat "$TMPD/rx")) and 1 MiB ($(cat "$TMPD/tcp"))" \
+		test "$(cat "$TMPD/rx")" = $N -a "$(cat "$TMPD/tcp")" = $((1 << 20))
+	in_rtr ip6tables -t raw -D PREROUTING -d $SID -j NFQUEUE --queue-num 0
+	in_rtr ip -6 route del $SID/128
+else
+	fail "control: $NFQ not built"
+fi
+
+udp_rx 3
+if srv6d_start "$TMPD/c.conf" "$TMPD/stats" "$TMPD/log"; then
+	udp_tx
 	wait "$RXPID"
 	rx=$(cat "$TMPD/rx"); rx=${rx:-0}
 	srv6d_stats
@@ -67,29 +135,9 @@ for i in range($N):
 
 	# TCP: src's TSO sends GSO super-packets over veth; the kernel must
 	# segment them before queueing (F_GSO off), and the stream must arrive.
-	in_dst "$PY" -c '
-import socket
-l = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-l.bind(("::", 9998)); l.listen(1); l.settimeout(10)
-c, _ = l.accept(); c.settimeout(10)
-n = 0
-try:
-    while True:
-        d = c.recv(65536)
-        if not d:
-            break
-        n += len(d)
-except OSError:
-    pass
-print(n)' >"$TMPD/tcp" &
-	TCPPID=$!
-	sleep 0.3
-	in_src "$PY" -c "
-import socket
-s = socket.create_connection(('$DST_ADDR', 9998), timeout=10)
-s.sendall(b'y' * (4 << 20))
-s.close()"
+	tcp_rx 9998
+	wait_until 5 listening 9998
+	tcp_tx 9998 $((4 << 20))
 	wait "$TCPPID"
 	tcp=$(cat "$TMPD/tcp"); tcp=${tcp:-0}
 	srv6d_stats

@@ -35,6 +35,7 @@ queue 0
 steer auto
 sid $SID action End
 sid $DX6 action End.DX6 nh6 $DST_ADDR
+$(conf_extra)
 EOF
 
 if ! srv6d_built; then
@@ -144,7 +145,8 @@ fi
 # as many packets must arrive as the "end" case sends (pkt.py list --case end)
 want=$("$PY" "$PKT" build end | grep -c .)
 mapfile -t good < <(pkt_to_dst send --case end | awk '$1 == "RX"')
-check "End still forwards after the bad input (${#good[@]} of $want)" [ "$want" -gt 0 ] && [ ${#good[@]} -eq "$want" ]
+check "End still forwards after the bad input (${#good[@]} of $want)" \
+	test "$want" -gt 0 -a "${#good[@]}" -eq "$want"
 check "srv6d still running" srv6d_alive
 srv6d_stop TERM
 check "srv6d exits 0 on SIGTERM (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]

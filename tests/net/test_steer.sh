@@ -125,37 +125,55 @@ check "format4 text fed to iptables-restore --noflush gives the same chain" test
 steer remove
 
 # ---- on the wire ----
-# udp_to ADDR N: N datagrams from src; prints how many reached dst's eth0.
-in_dst ip6tables -t raw -A PREROUTING -d 2001:db8:ff::/64
+# udp_to ADDR N WANT: N datagrams from src to ADDR, then one to the sentinel
+# 2001:db8:ff::fe, which nothing steers; prints "A R": A = datagrams to ADDR
+# that reached dst's eth0, R = frames rtr's eth0 received meanwhile.  Waits
+# (bounded) until the sentinel and WANT datagrams arrived: the sentinel
+# follows the datagrams on the same path, so once it is at dst an expected 0
+# is a 0, not "not yet".  A failed listing prints "?", which no check accepts.
+SENTINEL=2001:db8:ff::fe
+for a in $SENTINEL 2001:db8:ff::1 2001:db8:ff::2; do in_dst ip6tables -t raw -A PREROUTING -d $a; done
+dst_count() { # ADDR: packets to ADDR seen at dst
+	in_dst ip6tables -t raw -L PREROUTING -vnx 2>/dev/null |
+		awk -v a="$1" '$NF == a || $NF == a "/128" {print $1; exit}'
+}
+rtr_rx() { in_rtr cat "/sys/class/net/$RTR_IF_SRC/statistics/rx_packets"; }
+arrived() { [ "$(dst_count $SENTINEL)" = 1 ] && [ "$(dst_count "$1")" -ge "$2" ]; }
 udp_to() {
 	in_dst ip6tables -t raw -Z PREROUTING
+	local r0; r0=$(rtr_rx)
 	in_src "$PY" -c 'import socket, sys
 s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
-for i in range(int(sys.argv[2])): s.sendto(b"steer", (sys.argv[1], 9))' "$1" "$2"
-	sleep 0.2
-	in_dst ip6tables -t raw -L PREROUTING -vnx | awk '/2001:db8:ff::\/64/ {print $1; exit}'
+for i in range(int(sys.argv[2])): s.sendto(b"steer", (sys.argv[1], 9))
+s.sendto(b"sentinel", (sys.argv[3], 9))' "$1" "$2" $SENTINEL
+	wait_until 5 arrived "$1" "$3" ||
+		echo "# udp_to $1: sentinel $(dst_count $SENTINEL), datagrams $(dst_count "$1") after 5 s" >&2
+	local a; a=$(dst_count "$1")
+	echo "${a:-?} $(( $(rtr_rx) - r0 ))"
 }
+N=5
 
-n=$(udp_to 2001:db8:ff::1 5)
-check "no steering: packets to the SID are routed to dst ($n)" test "${n:-0}" -eq 5
+read -r n r < <(udp_to 2001:db8:ff::1 $N $N)
+check "no steering: packets to the SID are routed to dst ($n of $N, rtr got $r)" test "$n" = $N
 steer install -q 0 -b -s 2001:db8:ff::1
-n=$(udp_to 2001:db8:ff::1 5)
-check "fail-open (--queue-bypass), no listener: packets pass ($n)" test "${n:-0}" -eq 5
+read -r n r < <(udp_to 2001:db8:ff::1 $N $N)
+check "fail-open (--queue-bypass), no listener: packets pass ($n of $N)" test "$n" = $N
 steer install -q 0 -s 2001:db8:ff::1
-n=$(udp_to 2001:db8:ff::1 5)
-check "fail-closed, no listener: packets to the SID are dropped ($n)" test "${n:-0}" -eq 0
-n=$(udp_to 2001:db8:ff::2 5)
-check "fail-closed: other destinations are not steered ($n)" test "${n:-0}" -eq 5
+read -r n r < <(udp_to 2001:db8:ff::1 $N 0)
+check "fail-closed, no listener: the $N packets reached rtr ($r frames) and none reached dst ($n)" \
+	test "$r" -ge $((N + 1)) -a "$n" = 0
+read -r n r < <(udp_to 2001:db8:ff::2 $N $N)
+check "fail-closed: other destinations are not steered ($n of $N)" test "$n" = $N
 NFQ="$BUILD/tests/net/nfq_mark"
 if [ -x "$NFQ" ]; then
 	in_rtr "$NFQ" 0 0 2 >"$TMPD/nfq" 2>&1 &
 	pid=$!
 	wait_until 5 grep -q ready "$TMPD/nfq"
-	n=$(udp_to 2001:db8:ff::1 5)
+	read -r n r < <(udp_to 2001:db8:ff::1 $N $N)
 	wait "$pid"
 	q=$(awk '/^packets/ {print $2}' "$TMPD/nfq")
-	check "with a listener on queue 0: all 5 queued ($q) and accepted to dst ($n)" \
-		test "${q:-0}" -eq 5 -a "${n:-0}" -eq 5
+	check "with a listener on queue 0: all $N queued (${q:-?}) and accepted to dst ($n)" \
+		test "${q:-?}" = $N -a "$n" = $N
 else
 	fail "nfq_mark not built"
 fi

@@ -18,7 +18,13 @@
 # counter; one that arrived after srv6d removed its rules keeps DA ff::1 and
 # is counted by the mangle DROP rule.  sent == received + errors + mangle,
 # nothing else (a packet left in the kernel queue at unbind would be dropped
-# by the kernel uncounted and break the sum).
+# by the kernel uncounted and break the sum).  The stream's outer sources
+# vary (2001:db8:1::1..8) so that --queue-balance 0:1 spreads it over both
+# queues: every queue must have seen packets, so both workers' drain and stop
+# run.  srv6d's own exit counters (miss, verdict-errors, lost-ids,
+# fallback-drops) must stay 0, and per queue it must have received at least
+# every packet the kernel had queued before SIGTERM (id_sequence sampled from
+# /proc/net/netfilter/nfnetlink_queue while srv6d still runs).
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -33,7 +39,7 @@ mangle_count() { in_rtr ip6tables -t mangle -L PREROUTING -v -x -n | awk '$3 == 
 # stream COUNT RATE MARK_AT FILE: the stream in the background, output in $TMPD/stream
 stream() {
 	pkt --cap-ns "$NS_DST" --timeout 2 stream --dst $SID --count "$1" --rate "$2" \
-		--mark-at "$3" "$4" >"$TMPD/stream" 2>&1 &
+		--sources $NSRC --mark-at "$3" "$4" >"$TMPD/stream" 2>&1 &
 	STREAM_PID=$!
 }
 stream_result() { # sets SENT RECV DUPS CAPDROPS (all -1 if pkt.py failed)
@@ -46,6 +52,29 @@ stream_result() { # sets SENT RECV DUPS CAPDROPS (all -1 if pkt.py failed)
 	fi
 }
 queue_empty() { [ "$(queue_total)" -eq 0 ]; }
+NSRC=8 QUEUES="0 1"
+# kq_sample FILE: the kernel's queue lines now ("queue portid total copy_mode
+# copy_range dropped user_dropped id_sequence 1"); fails when a queue of
+# $QUEUES is not bound.
+kq_sample() {
+	in_rtr cat /proc/net/netfilter/nfnetlink_queue >"$1" 2>/dev/null
+	local q
+	for q in $QUEUES; do awk -v q="$q" '$1 == q {f = 1} END {exit !f}' "$1" || return 1; done
+}
+kq() { awk -v q="$2" -v c="$3" '$1 == q {print $c; exit}' "$1"; } # FILE QUEUE COLUMN
+# exit_counters TAG: srv6d's queue counters at exit must show no miss, no
+# verdict error, no lost id, no fallback drop, and packets on every queue.
+exit_counters() {
+	local f v q
+	for f in miss verdict-errors lost-ids fallback-drops; do
+		v=$(queue_stat "$f")
+		check "$1: srv6d queue counter $f = 0 at exit ($v)" [ "$v" -eq 0 ]
+	done
+	for q in $QUEUES; do
+		v=$(queue_stat packets "$q")
+		check "$1: queue $q saw packets ($v)" [ "$v" -gt 0 ]
+	done
+}
 
 conf=$TMPD/srv6d.conf
 write_conf() {
@@ -55,6 +84,7 @@ write_conf() {
 		echo "fail-open no"
 		echo "steer auto"
 		echo "sid $SID action End"
+		conf_extra
 		for s in "$@"; do echo "$s"; done
 	} >"$conf.new" && mv "$conf.new" "$conf"
 }
@@ -71,11 +101,21 @@ write_conf
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.term.log"; then
 	stream 6000 2000 1500 "$TMPD/mark1"
 	wait_until 10 test -e "$TMPD/mark1"
+	kq_sample "$TMPD/kq1"; bound=$?
 	srv6d_stop TERM; rc=$SRV6D_RC
 	stream_result
 	check "srv6d exits 0 on SIGTERM under traffic (rc=$rc)" [ "$rc" -eq 0 ]
-	check "no packet left queued (queue gone or queue_total 0)" queue_empty
+	check "queues $QUEUES bound to srv6d just before SIGTERM" [ "$bound" -eq 0 ]
 	check "stats file written at exit" test -s "$TMPD/stats"
+	for q in $QUEUES; do
+		seq=$(kq "$TMPD/kq1" "$q" 8) kd=$(kq "$TMPD/kq1" "$q" 6) ud=$(kq "$TMPD/kq1" "$q" 7)
+		got=$(queue_stat packets "$q")
+		check "queue $q: kernel dropped nothing before SIGTERM (dropped ${kd:-?}, user-dropped ${ud:-?})" \
+			test "${kd:-x}" = 0 -a "${ud:-x}" = 0
+		check "queue $q: srv6d received all ${seq:-?} packets queued before SIGTERM ($got)" \
+			test -n "$seq" -a "$got" -ge "${seq:-1}"
+	done
+	exit_counters "SIGTERM"
 	check "steering rules removed at exit" \
 		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q NFQUEUE"
 	p=$(counter $SID packets) e=$(counter $SID errors) m=$(mangle_count)
@@ -98,10 +138,11 @@ in_rtr ip6tables -t mangle -Z PREROUTING
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.backlog.log"; then
 	kill -STOP "$SRV6D_PID"
 	pkt --cap-ns "$NS_DST" --timeout 6 stream --dst $SID --count 300 --rate 3000 \
-		>"$TMPD/stream" 2>&1 &
+		--sources $NSRC >"$TMPD/stream" 2>&1 &
 	STREAM_PID=$!
 	wait_until 5 eval '[ "$(queue_total)" -ge 300 ]'
 	backlog=$(queue_total)
+	kq_sample "$TMPD/kq2"
 	kill -TERM "$SRV6D_PID"; kill -CONT "$SRV6D_PID"
 	srv6d_stop TERM; rc=$SRV6D_RC
 	stream_result
@@ -109,8 +150,16 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.backlog.log"; then
 	echo "# backlog $backlog; sent $SENT, at dst $RECV, srv6d packets $p errors $e, bypassed $m"
 	check "backlog of $backlog queued packets before SIGTERM" [ "$backlog" -eq 300 ]
 	check "srv6d exits 0 on SIGTERM with a backlog (rc=$rc)" [ "$rc" -eq 0 ]
-	check "backlog accounted: $SENT sent = $RECV at dst + $e srv6d drops + $m bypassed" \
-		[ "$SENT" -eq $((RECV + e + m)) ]
+	check "backlog: all 300 delivered processed at dst ($RECV, dups $DUPS)" \
+		test "$RECV" -eq 300 -a "$DUPS" -eq 0
+	check "backlog: srv6d processed all 300 without error (packets $p, errors $e, bypassed $m)" \
+		test "$p" -eq 300 -a "$e" -eq 0 -a "${m:-x}" = 0
+	for q in $QUEUES; do
+		want=$(kq "$TMPD/kq2" "$q" 3) got=$(queue_stat packets "$q")
+		check "backlog: queue $q had a backlog, srv6d received exactly it (${want:-?} queued, $got received)" \
+			test "${want:-0}" -gt 0 -a "$got" -eq "${want:--1}"
+	done
+	exit_counters "backlog"
 else
 	fail "SIGTERM with a backlog" "srv6d did not start"
 fi
@@ -130,8 +179,16 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.reload.log"; then
 	stream_result
 	m=$(mangle_count)
 	check "SIGHUP under traffic: no loss on the unchanged SID ($RECV of $SENT, $m bypassed)" \
-		eval '[ "$RECV" -eq "$SENT" ] && [ "$m" -eq 0 ] && [ "$DUPS" -eq 0 ]'
+		test "$SENT" -gt 0 -a "$RECV" -eq "$SENT" -a "${m:-x}" = 0 -a "$DUPS" -eq 0
 	check "srv6d alive after reload" srv6d_alive
+	if srv6d_stats; then
+		for q in $QUEUES; do
+			v=$(queue_stat packets "$q")
+			check "SIGHUP: queue $q saw packets ($v)" [ "$v" -gt 0 ]
+		done
+	else
+		fail "SIGHUP: stats on SIGUSR1" "no $SRV6D_STATS within 5 s"
+	fi
 	wait_until 5 queue_empty
 	check "queue empty after the traffic (queue_total=$(queue_total))" queue_empty
 	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
@@ -145,7 +202,7 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.reload.log"; then
 	stream_result
 	m=$(mangle_count)
 	check "broken conf on reload: traffic unaffected ($RECV of $SENT, $m bypassed)" \
-		eval '[ "$RECV" -eq "$SENT" ] && [ "$m" -eq 0 ] && [ "$DUPS" -eq 0 ]'
+		test "$SENT" -gt 0 -a "$RECV" -eq "$SENT" -a "${m:-x}" = 0 -a "$DUPS" -eq 0
 	check "srv6d alive after a broken reload" srv6d_alive
 	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
 	check "old config (ff::9) still active after a broken reload" \
@@ -153,6 +210,7 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.reload.log"; then
 	check "srv6d logged the bad line" grep -q 'End.DX5' "$SRV6D_LOG"
 	srv6d_stop TERM
 	check "srv6d exits 0 after the reloads (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
+	exit_counters "reloads"
 else
 	fail "SIGHUP under traffic" "srv6d did not start"
 fi

@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "vectors.h"
+
 #include "srv6d/headend.h"
 #include "srv6d/seg6.h"
 
@@ -37,22 +39,19 @@ struct vec {
 	enum srv6_verdict verdict;
 	bool has_icmp;
 	struct srv6_icmp icmp;
+	bool has_reason;
+	enum srv6_drop reason;
 	uint8_t in[2048], out[2048];
 	size_t in_len, out_len;
 };
 
-static size_t unhex(const char *s, uint8_t *out, size_t cap)
+static enum srv6_drop reason_of(const char *v)
 {
-	size_t n = 0;
-	unsigned int b;
-
-	while (s[0] && s[1] && n < cap) {
-		if (sscanf(s, "%2x", &b) != 1)
-			break;
-		out[n++] = (uint8_t)b;
-		s += 2;
-	}
-	return n;
+	for (int r = 0; r < SRV6_DROP_MAX; r++)
+		if (!strcmp(srv6_drop_name((enum srv6_drop)r), v))
+			return (enum srv6_drop)r;
+	fail_msg("unknown drop reason %s", v);
+	return SRV6_DROP_MAX;
 }
 
 static void parse_segs(char *v, struct in6_addr *segs, unsigned int *n)
@@ -158,12 +157,15 @@ static void parse_vec(char *line, struct vec *v)
 			v->icmp.type = (uint8_t)t;
 			v->icmp.code = (uint8_t)co;
 			v->icmp.pointer = p;
+		} else if (!strcmp(tok, "reason")) {
+			v->has_reason = true;
+			v->reason = reason_of(val);
 		} else if (!strcmp(tok, "in")) {
-			v->in_len = unhex(val, v->in, sizeof(v->in));
+			v->in_len = vec_unhex(val, v->in, sizeof(v->in));
 		} else if (!strcmp(tok, "kout")) {
 			/* the kernel's (differing) output: net test only */
 		} else if (!strcmp(tok, "out")) {
-			v->out_len = unhex(val, v->out, sizeof(v->out));
+			v->out_len = vec_unhex(val, v->out, sizeof(v->out));
 		} else {
 			fail_msg("unknown vector key %s", tok);
 		}
@@ -204,6 +206,14 @@ static void run_vector(void **state)
 	if (res.verdict != v->verdict)
 		fail_msg("%s: verdict %d, want %d (reason %s)", v->name,
 			 res.verdict, v->verdict, srv6_drop_name(res.reason));
+	/* every vector that does not forward names its drop reason */
+	if (v->verdict == SRV6_V_ICMP || v->verdict == SRV6_V_DROP) {
+		if (!v->has_reason)
+			fail_msg("%s: vector has no reason=", v->name);
+		if (res.reason != v->reason)
+			fail_msg("%s: drop reason %s, want %s", v->name,
+				 srv6_drop_name(res.reason), srv6_drop_name(v->reason));
+	}
 	if (v->has_icmp) {
 		assert_int_equal(res.icmp.type, v->icmp.type);
 		assert_int_equal(res.icmp.code, v->icmp.code);

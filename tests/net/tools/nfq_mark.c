@@ -3,14 +3,18 @@
  * nfq_mark - minimal NFQUEUE consumer for the namespace tests: accept every
  * packet of one queue, unchanged, with a mark (NFQA_MARK in the verdict).
  *
- *   nfq_mark QUEUE MARK SECONDS
+ *   nfq_mark QUEUE MARK SECONDS [gso]
  *
  * Prints "ready" once bound, and "packets N" when SECONDS have passed.
+ * With "gso" it sets NFQA_CFG_F_GSO (srv6d does not) and also prints
+ * "csum-not-ready N gso N": how many packets came with NFQA_SKB_CSUMNOTREADY
+ * / NFQA_SKB_GSO, the positive control of tests/net/test_nfq_csum.sh.
  * Uses libnetfilter_queue's libmnl API (as examples/nf-queue.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +30,7 @@ struct state {
 	struct mnl_socket *nl;
 	unsigned int queue;
 	uint32_t mark;
-	unsigned long packets;
+	unsigned long packets, csum_not_ready, gso;
 };
 
 static int send_verdict(struct state *s, uint32_t id)
@@ -50,6 +54,12 @@ static int on_packet(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	ph = mnl_attr_get_payload(attr[NFQA_PACKET_HDR]);
 	s->packets++;
+	if (attr[NFQA_SKB_INFO]) {
+		uint32_t info = ntohl(mnl_attr_get_u32(attr[NFQA_SKB_INFO]));
+
+		s->csum_not_ready += !!(info & NFQA_SKB_CSUMNOTREADY);
+		s->gso += !!(info & NFQA_SKB_GSO);
+	}
 	return send_verdict(s, ntohl(ph->packet_id)) < 0 ? MNL_CB_ERROR : MNL_CB_OK;
 }
 
@@ -65,6 +75,16 @@ static int config(struct state *s, uint8_t cmd_or_mode, int is_cmd)
 	return mnl_socket_sendto(s->nl, nlh, nlh->nlmsg_len) < 0 ? -errno : 0;
 }
 
+static int config_gso(struct state *s)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = nfq_nlmsg_put(buf, NFQNL_MSG_CONFIG, s->queue);
+
+	mnl_attr_put_u32(nlh, NFQA_CFG_FLAGS, htonl(NFQA_CFG_F_GSO));
+	mnl_attr_put_u32(nlh, NFQA_CFG_MASK, htonl(NFQA_CFG_F_GSO));
+	return mnl_socket_sendto(s->nl, nlh, nlh->nlmsg_len) < 0 ? -errno : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static char buf[0xffff + 8192];
@@ -72,8 +92,10 @@ int main(int argc, char **argv)
 	struct timespec t0, t;
 	long secs;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: nfq_mark QUEUE MARK SECONDS\n");
+	bool gso = argc == 5 && !strcmp(argv[4], "gso");
+
+	if (argc != 4 && !gso) {
+		fprintf(stderr, "usage: nfq_mark QUEUE MARK SECONDS [gso]\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -85,7 +107,8 @@ int main(int argc, char **argv)
 		perror("netlink");
 		return 1;
 	}
-	if (config(&s, NFQNL_CFG_CMD_BIND, 1) < 0 || config(&s, NFQNL_COPY_PACKET, 0) < 0) {
+	if (config(&s, NFQNL_CFG_CMD_BIND, 1) < 0 || config(&s, NFQNL_COPY_PACKET, 0) < 0 ||
+	    (gso && config_gso(&s) < 0)) {
 		perror("bind queue");
 		return 1;
 	}
@@ -115,6 +138,8 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("packets %lu\n", s.packets);
+	if (gso)
+		printf("csum-not-ready %lu gso %lu\n", s.csum_not_ready, s.gso);
 	mnl_socket_close(s.nl);
 	return 0;
 }

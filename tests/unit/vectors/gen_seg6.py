@@ -7,12 +7,13 @@ Builds, with scapy, an input packet and the packet the Linux kernel
 such behavior, RFC 8986 / RFC 9800 -- produces from it, and writes one case
 per line to seg6.txt:
 
-  kind=sid|headend name=NAME key=value ... verdict=V [icmp=T/C/P] in=HEX out=HEX
+  kind=sid|headend name=NAME key=value ... verdict=V [icmp=T/C/P]
+  [reason=R] in=HEX out=HEX
 
 SID keys: action flavors lblen nflen nh6 nh4 table vrftable oif segs src
 flowlabel.  Headend keys: mode inner segs src flowlabel.  verdict is
 forward6, forward4, l2, icmp or drop; for icmp and drop the packet is left
-as received (out == in).  The expected bytes are written from the kernel's
+as received (out == in) and reason is the drop reason counted (reason()).  The expected bytes are written from the kernel's
 source, never from srv6d's C code: tests/unit/test_seg6.c compares.
 
 Run: /usr/bin/python3 tests/unit/vectors/gen_seg6.py > tests/unit/vectors/seg6.txt
@@ -67,6 +68,32 @@ def outer(dst, nh, hlim=64, tc=0, fl=0, src=SRC):
     return IPv6(src=src, dst=dst, nh=nh, hlim=hlim, tc=tc, fl=fl)
 
 
+DECAP = ("End.DX6", "End.DX4", "End.DT6", "End.DT4", "End.DT46", "End.DX2")
+
+
+def reason(pin, verdict, icmp, action):
+    """The drop reason counted for an icmp/drop vector, from RFC 8986: an
+    Echo Reply is processing, not an error; Time Exceeded is the hop limit;
+    Parameter Problem code 0 is an invalid SRH, or Segments Left != 0 at a
+    decapsulating behavior with a valid SRH; code 4 (upper layer) is a wrong
+    inner packet at a decapsulating behavior, else SL 0 with an SRH, else no
+    SRH at all."""
+    if verdict in ("forward6", "forward4", "l2") or icmp[0] == 129:
+        return "none"
+    if icmp[0] == 3:
+        return "hop-limit"
+    p = IPv6(bytes(pin))
+    h = p.getlayer(IPv6ExtHdrSegmentRouting) if p.version == 6 else None
+    if icmp[:2] == (4, 0):
+        valid = (h is not None and h.segleft <= h.lastentry + 1 and
+                 h.lastentry <= h.len // 2 - 1)
+        return "sl-nonzero" if action in DECAP and valid else "srh-invalid"
+    assert icmp[:2] == (4, 4), icmp
+    if action in DECAP:
+        return "bad-inner"
+    return "sl-zero" if h is not None else "no-srh"
+
+
 def add(kind, name, pin, pout, verdict, icmp=None, **kw):
     fields = ["kind=" + kind, "name=" + name]
     for k, v in kw.items():
@@ -74,6 +101,8 @@ def add(kind, name, pin, pout, verdict, icmp=None, **kw):
     fields.append("verdict=" + verdict)
     if icmp:
         fields.append("icmp=%d/%d/%d" % icmp)
+    if verdict not in ("forward6", "forward4", "l2"):
+        fields.append("reason=" + reason(pin, verdict, icmp, kw.get("action")))
     pin = bytes(pin)
     pout = bytes(pout) if pout is not None else pin
     fields.append("in=" + pin.hex())
@@ -212,7 +241,11 @@ sid("end_hlim0", pin, None, "icmp", (3, 0, 0), action="End")
 # SL = LE + 2
 pin = outer(SID, 43) / srh(travel, sl=4, le=2) / Raw(I6)
 sid("end_sl_le2", pin, None, "icmp", (4, 0, 43), action="End")
-sid("dt6_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6", table=1)
+# Linux decapsulates anyway: seg6_get_srh() finds no valid SRH, so
+# decap_and_validate() has no Segments Left to refuse (docs/BEHAVIORS.md);
+# kout= is the inner packet the kernel delivers.
+sid("dt6_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6", table=1,
+    kout=bytes(I6).hex())
 # SL = 255
 pin = outer(SID, 43) / srh(travel, sl=255) / Raw(I6)
 sid("end_sl255", pin, None, "icmp", (4, 0, 43), action="End")
@@ -224,7 +257,7 @@ pin = outer(SID, 43, hlim=1) / srh(travel, sl=4, le=2) / Raw(I6)
 sid("end_hlim1_sl_le2", pin, None, "icmp", (3, 0, 0), action="End")
 # ... but not by the decapsulating behaviors, which have no S05
 sid("dt6_hlim1_sl_le2", pin, None, "icmp", (4, 0, 43), action="End.DT6",
-    table=1)
+    table=1, kout=bytes(I6).hex())
 # SL 0 with Last Entry > max_LE: srv6d reports the SRH (docs/BEHAVIORS.md)
 pin = outer(SID, 43) / srh(travel, sl=0, le=3) / Raw(I6)
 sid("end_sl0_le_gt_max", pin, None, "icmp", (4, 0, 43), action="End")
