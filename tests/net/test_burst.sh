@@ -81,7 +81,6 @@ run() { # EGRESS
 	egress $eg
 	sid 2001:db8:ff::1 action End
 	EOF
-	conf_extra >>"$conf" 2>/dev/null || true
 	if ! srv6d_start "$conf" "$TMPD/stats.$eg" "$TMPD/srv6d.$eg.log"; then
 		fail "[$eg] srv6d starts"; return
 	fi
