@@ -592,16 +592,24 @@ static uint64_t mono_usec(void)
 	return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
 }
 
+/* Whether every worker's heartbeat moved since the last call (the first
+ * call only records them); *@stuck names the first that did not. */
+static bool workers_alive(struct daemon *d, struct srv6_liveness *live, unsigned int *stuck)
+{
+	uint64_t beats[SRV6_CONF_MAX_QUEUES];
+
+	for (unsigned int i = 0; i < d->nworkers && i < SRV6_CONF_MAX_QUEUES; i++)
+		beats[i] = srv6_worker_heartbeat(&d->workers[i]);
+	return srv6_liveness_check(live, beats, stuck);
+}
+
 /* Watchdog: ping only while every worker's heartbeat moves. */
 static void watchdog_tick(struct daemon *d, struct srv6_liveness *live,
 			  struct srv6_ratelimit *rl)
 {
-	uint64_t beats[SRV6_CONF_MAX_QUEUES];
 	unsigned int stuck = 0;
 
-	for (unsigned int i = 0; i < d->nworkers && i < SRV6_CONF_MAX_QUEUES; i++)
-		beats[i] = srv6_worker_heartbeat(&d->workers[i]);
-	if (srv6_liveness_check(live, beats, &stuck))
+	if (workers_alive(d, live, &stuck))
 		srv6_notify("WATCHDOG=1");
 	else
 		srv6_log_rl(rl, LOG_ERR, "queue %u: worker made no progress: withholding the "
@@ -797,6 +805,11 @@ int main(int argc, char **argv)
 	wd_usec = srv6_watchdog_usec();
 	if (wd_usec && srv6_liveness_init(&live, d.nworkers) < 0)
 		wd_usec = 0;
+	if (wd_usec) {
+		unsigned int stuck;
+
+		(void)workers_alive(&d, &live, &stuck);   /* the baseline: even the first ping needs progress */
+	}
 	wd_usec = wd_usec / 2 > WD_MIN_USEC ? wd_usec / 2 : wd_usec ? WD_MIN_USEC : 0;
 	wd_next = mono_usec() + wd_usec;
 	for (;;) {

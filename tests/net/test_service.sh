@@ -103,7 +103,11 @@ fi
 check "pid file holds srv6d's pid" test "$(cat "$TMPD/run/srv6d/srv6d.pid" 2>/dev/null)" = "$DPID"
 check "log: <N> priority prefixes under a service manager" \
 	grep -q '^<5>started: ' "$TMPD/unit.log"
-check "notify: WATCHDOG=1 pings with WATCHDOG_USEC set" wait_until 5 notified '^WATCHDOG=1$'
+# Every 0.5 s, each one after every worker's heartbeat moved.
+check "notify: WATCHDOG=1 pings with WATCHDOG_USEC set (3 of them)" \
+	wait_until 10 eval '[ "$(grep -c "^WATCHDOG=1$" "$NOUT")" -ge 3 ]'
+
+check "watchdog: no worker reported stuck" eval '! grep -q "made no progress" "$TMPD/unit.log"'
 
 kill -HUP "$DPID"
 check "notify: RELOADING=1 with MONOTONIC_USEC on SIGHUP" \
