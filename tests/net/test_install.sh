@@ -75,7 +75,11 @@ else
 	# A copy of the tree (tracked and new files, no build output): the
 	# package build runs `make clean`, which must not touch this tree's.
 	mkdir -p "$TMPD/pkg/srv6d"
-	git ls-files -co --exclude-standard | tar -T - -cf - | tar -xf - -C "$TMPD/pkg/srv6d"
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files -co --exclude-standard | tar -T - -cf -
+	else
+		tar --exclude='./build*' --exclude=./.git -cf - .
+	fi | tar -xf - -C "$TMPD/pkg/srv6d"
 	if (cd "$TMPD/pkg/srv6d" && dpkg-buildpackage -us -uc -b) >"$TMPD/deb.log" 2>&1; then
 		ok "dpkg-buildpackage -us -uc -b"
 	else

@@ -109,6 +109,8 @@ check "notify: WATCHDOG=1 pings with WATCHDOG_USEC set (3 of them)" \
 
 check "watchdog: no worker reported stuck" eval '! grep -q "made no progress" "$TMPD/unit.log"'
 
+in_rtr ip6tables -t raw -S SRV6D >"$TMPD/auto.rules" 2>&1
+
 kill -HUP "$DPID"
 check "notify: RELOADING=1 with MONOTONIC_USEC on SIGHUP" \
 	wait_until 5 notified '^RELOADING=1|MONOTONIC_USEC=[1-9][0-9]*$'
@@ -124,6 +126,42 @@ check "notify: sequence MAINPID READY RELOADING READY STOPPING (got: $seq)" \
 	test "$seq" = "MAINPID READY RELOADING READY STOPPING"
 check "stderr lines all carry a priority prefix" \
 	eval '! grep -qv "^<[0-7]>" "$TMPD/unit.log"'
+
+# ---- --check -v: canonical form and the steer none rules ---------------------------
+in_rtr "$SRV6D" --check -v -c "$CONF" >"$TMPD/canon.conf" 2>/dev/null
+in_rtr "$SRV6D" --check -v -c "$TMPD/canon.conf" >"$TMPD/canon2.conf" 2>/dev/null; rc=$?
+check "--check -v: the canonical form parses (got $rc)" test "$rc" -eq 0
+check "--check -v: ... and prints itself unchanged" cmp -s "$TMPD/canon.conf" "$TMPD/canon2.conf"
+check "--check -v: ... with every SID and route" \
+	test "$(grep -c '^sid \|^route ' "$TMPD/canon.conf")" -eq 3
+# Every global keyword, none at its default: each line comes back as written.
+cat >"$TMPD/globals.conf" <<'CONF'
+queue 3-4
+queue-maxlen 1000
+fail-open yes
+steer none
+encap-source 2001:db8:2::1
+cpu-affinity 0,1
+log-level debug
+CONF
+in_rtr "$SRV6D" --check -v -c "$TMPD/globals.conf" 2>/dev/null | grep -v '^#' >"$TMPD/globals.out"
+if cmp -s "$TMPD/globals.conf" "$TMPD/globals.out"; then
+	ok "--check -v: every global keyword printed as given"
+else
+	fail "--check -v: every global keyword printed as given" "$(diff "$TMPD/globals.conf" "$TMPD/globals.out")"
+fi
+# The printed rules, loaded by hand, are exactly what steer auto installed.
+sed -n 's/^#6 //p' "$TMPD/canon.conf" | in_rtr ip6tables-restore --noflush
+in_rtr ip6tables -t raw -S SRV6D >"$TMPD/none.rules" 2>&1
+if [ -s "$TMPD/auto.rules" ] && cmp -s "$TMPD/auto.rules" "$TMPD/none.rules"; then
+	ok "--check -v: the steer none rules are the ones steer auto installs"
+else
+	fail "--check -v: the steer none rules are the ones steer auto installs" \
+		"$(diff "$TMPD/auto.rules" "$TMPD/none.rules")"
+fi
+in_rtr ip6tables -t raw -D PREROUTING -j SRV6D
+in_rtr ip6tables -t raw -F SRV6D
+in_rtr ip6tables -t raw -X SRV6D
 
 # ---- log-level --------------------------------------------------------------
 sed 's/^log-level info/log-level warning/' "$CONF" >"$TMPD/quiet.conf"
