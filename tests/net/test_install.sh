@@ -80,11 +80,18 @@ else
 	else
 		tar --exclude='./build*' --exclude=./.git -cf - .
 	fi | tar -xf - -C "$TMPD/pkg/srv6d"
-	if (cd "$TMPD/pkg/srv6d" && dpkg-buildpackage -us -uc -b) >"$TMPD/deb.log" 2>&1; then
+	# make check exports BUILD (its object directory): the package build
+	# must use its own and leave that one alone (its `make clean` once
+	# removed it).  A stand-in with a sentinel file shows it.
+	mkdir -p "$TMPD/objdir" && touch "$TMPD/objdir/sentinel"
+	if (cd "$TMPD/pkg/srv6d" && BUILD="$TMPD/objdir" dpkg-buildpackage -us -uc -b) \
+		>"$TMPD/deb.log" 2>&1; then
 		ok "dpkg-buildpackage -us -uc -b"
 	else
 		fail "dpkg-buildpackage -us -uc -b" "$(tail -20 "$TMPD/deb.log")"
 	fi
+	check "deb: the package build leaves an exported BUILD directory alone" \
+		test -e "$TMPD/objdir/sentinel"
 	deb=$(ls "$TMPD"/pkg/srv6d_*.deb 2>/dev/null | head -1)
 	if [ -n "$deb" ]; then
 		dpkg -x "$deb" "$TMPD/deb"
