@@ -31,7 +31,7 @@ srv6d_built || { echo "[FAIL] $SRV6D not built"; exit 1; }
 trap 'cleanup_svc; cleanup' EXIT
 topo_create || { echo "cannot create the topology"; exit 1; }
 
-NOTIFY_PID= DPID=
+NOTIFY_PID='' DPID=''
 cleanup_svc() {
 	[ -n "$NOTIFY_PID" ] && kill "$NOTIFY_PID" 2>/dev/null
 	[ -n "$DPID" ] && kill -TERM "$DPID" 2>/dev/null
