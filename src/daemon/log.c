@@ -10,7 +10,7 @@
 #include "srv6d/log.h"
 
 static bool log_stderr = true;
-static bool log_copy_stderr;      /* syslog mode, until srv6_log_detach() */
+static bool log_copy_stderr;      /* atomic: syslog mode, until srv6_log_detach() */
 static bool log_prefix;           /* "<N>" prefixes for journald */
 static int log_level = LOG_INFO;  /* atomic */
 static void (*log_sink)(int prio, const char *line);
@@ -27,7 +27,8 @@ void srv6_log_init(bool to_stderr, const char *ident)
 
 void srv6_log_detach(void)
 {
-	log_copy_stderr = false;
+	/* Workers may be logging: they read it atomically. */
+	__atomic_store_n(&log_copy_stderr, false, __ATOMIC_RELAXED);
 }
 
 void srv6_log_set_level(int prio)
@@ -51,7 +52,7 @@ static void emit(int prio, const char *line)
 	}
 	if (!log_stderr) {
 		syslog(prio, "%s", line);
-		if (!log_copy_stderr || prio > LOG_WARNING)
+		if (!__atomic_load_n(&log_copy_stderr, __ATOMIC_RELAXED) || prio > LOG_WARNING)
 			return;
 	}
 	if (log_prefix)
