@@ -1,15 +1,21 @@
 # srv6d - userspace SRv6 endpoint processor.  Plain Makefile.
 #
-#   make                    build srv6d, srv6ctl and the libraries
+#   make                    build srv6d, srv6ctl, the libraries and the test programs
+#                           (developer build: -Werror)
+#   make progs              only what `make install` installs
 #   make check              deps, build, unit tests, bounded fuzz run, namespace tests
 #   make SAN=address,undefined check   |   make SAN=thread check
 #   make CHECK_SUITES="unit net" check  only some suites (vectors unit fuzz net)
 #   make fuzz               build libFuzzer targets (clang)
 #   make fuzz-long          run each fuzz target for FUZZ_LONG_SECONDS
-#   make install            honours PREFIX, DESTDIR, MANDIR, SYSTEMDUNITDIR
+#   make install            honours PREFIX, DESTDIR, SBINDIR, SYSCONFDIR, MANDIR,
+#                           SYSTEMDUNITDIR, CPPFLAGS/CFLAGS/LDFLAGS; builds no
+#                           test program; implies WERROR=0
+#   WERROR=0                no -Werror (packagers, newer compilers)
 #   make BUILD=dir ...      out-of-tree objects (default: build)
 #   V=1                     show commands
 
+VERSION    := 0.1
 PREFIX     ?= /usr/local
 BINDIR     ?= $(PREFIX)/bin
 SBINDIR    ?= $(PREFIX)/sbin
@@ -35,11 +41,15 @@ PKGS_NL   := libnl-3.0 libnl-route-3.0
 PKGS_URCU := liburcu-qsbr liburcu
 PKGS_TEST := cmocka
 
-WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+# -Werror is for the developer build only: a packager's newer compiler must
+# not fail the build on a new warning.
+WERROR ?= $(if $(filter install progs,$(MAKECMDGOALS)),0,1)
+WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wstrict-prototypes -Wmissing-prototypes \
 	-Wmissing-declarations -Wold-style-definition -Wformat=2 -Wshadow \
 	-Wno-unused-parameter
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP -pthread
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP -pthread \
+	$(CPPFLAGS) -DSYSCONFDIR='"$(SYSCONFDIR)"'
 ifneq ($(SAN),)
 override CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 override LDFLAGS += -fsanitize=$(SAN)
@@ -90,7 +100,7 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 	 $(if $(CTL_SRCS),$(BUILD)/srv6ctl)
 
 .SECONDARY:
-.PHONY: all check unit fuzz fuzz-run fuzz-long nettest deps install clean bench
+.PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest deps install clean bench FORCE
 all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)
 
@@ -123,6 +133,21 @@ $(LIBCORE) $(LIBCACHE) $(LIBD):
 	$(Q)rm -f $@ && ar rcs $@ $^
 
 ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCACHE) $(LIBCORE)
+
+progs: $(PROGS)
+
+# --version: git describe when built from a checkout (tags, else VERSION-g<hash>),
+# else VERSION.  Written only when it changes, so main.o rebuilds only then.
+GIT_DESCRIBE := $(shell git -C $(CURDIR) rev-parse --is-inside-work-tree >/dev/null 2>&1 && \
+	{ git -C $(CURDIR) describe --tags --dirty 2>/dev/null || \
+	  echo "$(VERSION)-g$$(git -C $(CURDIR) describe --always --dirty 2>/dev/null)"; })
+FULL_VERSION := $(or $(GIT_DESCRIBE),$(VERSION))
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(@D)
+	@echo '#define SRV6D_VERSION "$(FULL_VERSION)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(BUILD)/src/daemon/main.o: $(BUILD)/version.h
+$(BUILD)/src/daemon/main.o: override CFLAGS += -include $(BUILD)/version.h
 
 $(BUILD)/srv6d: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
@@ -194,15 +219,21 @@ bench: all
 clean:
 	rm -rf $(BUILD)
 
-install: all
-	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(SYSCONFDIR)/srv6d \
-		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
-	$(if $(wildcard $(BUILD)/srv6d),install -m 0755 $(BUILD)/srv6d $(DESTDIR)$(SBINDIR)/srv6d)
-	$(if $(wildcard $(BUILD)/srv6ctl),install -m 0755 $(BUILD)/srv6ctl $(DESTDIR)$(BINDIR)/srv6ctl)
-	$(if $(wildcard conf/srv6d.conf),install -m 0644 conf/srv6d.conf $(DESTDIR)$(SYSCONFDIR)/srv6d/srv6d.conf.example)
-	$(foreach m,$(wildcard man/*.5),install -m 0644 $(m) $(DESTDIR)$(MANDIR)/man5/;)
-	$(foreach m,$(wildcard man/*.8),install -m 0644 $(m) $(DESTDIR)$(MANDIR)/man8/;)
-	$(if $(wildcard systemd/*.service),install -d $(DESTDIR)$(SYSTEMDUNITDIR) && install -m 0644 systemd/*.service $(DESTDIR)$(SYSTEMDUNITDIR)/)
+# Installs the programs, the example conf, the man pages and the unit (with
+# SBINDIR and SYSCONFDIR substituted); never the test programs.
+MAN5 := $(wildcard man/*.5)
+MAN8 := $(wildcard man/*.8)
+install: progs
+	install -d $(DESTDIR)$(SYSCONFDIR)/srv6d
+	$(if $(wildcard $(BUILD)/srv6d),install -D -m 0755 $(BUILD)/srv6d $(DESTDIR)$(SBINDIR)/srv6d)
+	$(if $(wildcard $(BUILD)/srv6ctl),install -D -m 0755 $(BUILD)/srv6ctl $(DESTDIR)$(BINDIR)/srv6ctl)
+	install -m 0644 conf/srv6d.conf $(DESTDIR)$(SYSCONFDIR)/srv6d/srv6d.conf.example
+	$(if $(MAN5),install -d $(DESTDIR)$(MANDIR)/man5 && install -m 0644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
+	$(if $(MAN8),install -d $(DESTDIR)$(MANDIR)/man8 && install -m 0644 $(MAN8) $(DESTDIR)$(MANDIR)/man8/)
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR)
+	sed -e 's|@SBINDIR@|$(SBINDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+		systemd/srv6d.service.in >$(DESTDIR)$(SYSTEMDUNITDIR)/srv6d.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDUNITDIR)/srv6d.service
 
 DEPS := $(wildcard $(BUILD)/src/*/*.d $(BUILD)/tests/*.d)
 -include $(DEPS)

@@ -18,6 +18,8 @@
  *                                auto): docs/ARCHITECTURE.md
  *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
  *                                queue order; exactly as many as queues
+ *   log-level LEVEL              emerg alert crit err warning notice info
+ *                                debug (syslog's names); default info
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
  *   route PREFIX encap seg6 mode MODE segs A[,B...]
  *
@@ -54,7 +56,10 @@
 #include "headend.h"
 #include "seg6.h"
 
-#define SRV6_CONF_DEFAULT_PATH      "/etc/srv6d/srv6d.conf"
+#ifndef SYSCONFDIR
+#define SYSCONFDIR                  "/etc"     /* the Makefile passes its SYSCONFDIR */
+#endif
+#define SRV6_CONF_DEFAULT_PATH      SYSCONFDIR "/srv6d/srv6d.conf"
 #define SRV6_CONF_MAX_QUEUES        64
 #define SRV6_CONF_QUEUE_MAXLEN_DEF  4096
 #define SRV6_CONF_QUEUE_MAXLEN_MAX  1048576
@@ -113,6 +118,7 @@ struct srv6_conf {
 	struct in6_addr encap_src;
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
+	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
 	struct srv6_conf_sid *sids;
 	size_t nsids;
 	struct srv6_conf_route *routes;
@@ -127,7 +133,8 @@ static inline unsigned int srv6_conf_nqueues(const struct srv6_conf *c)
 
 /**
  * srv6_conf_init - set @c to the defaults (queue 0, queue-maxlen 4096,
- * fail-open no, steer auto, no encap-source, no affinity, no SIDs or routes).
+ * fail-open no, steer auto, no encap-source, no affinity, log-level info,
+ * no SIDs or routes).
  * Allocates nothing; overwrites @c without freeing it.
  */
 void srv6_conf_init(struct srv6_conf *c);

@@ -99,4 +99,12 @@ int srv6_steer_restore(int family, const char *text, char *err, size_t errlen);
  */
 int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, size_t len);
 
+/**
+ * srv6_steer_tools_check - whether the tools srv6_steer_install() runs are
+ * there (ip6tables-save/-restore; with @v4 also iptables-save/-restore), in
+ * the directories it searches.  0 or -ENOENT with "TOOL: not found" in @err.
+ * Any thread.
+ */
+int srv6_steer_tools_check(bool v4, char *err, size_t errlen);
+
 #endif

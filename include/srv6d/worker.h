@@ -95,6 +95,7 @@ struct srv6_worker {
 	pthread_t thread;
 	bool running;
 	int stop;                /* atomic flag */
+	uint64_t heartbeat;      /* atomic: loop iterations (the watchdog's liveness) */
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
 };
@@ -112,6 +113,16 @@ int srv6_worker_start(struct srv6_worker *w);
  * the caller closes w->nfq afterwards.  Control thread.
  */
 void srv6_worker_stop(struct srv6_worker *w);
+
+/**
+ * srv6_worker_heartbeat - @w's loop iteration count: it moves at least once
+ * per receive timeout while the worker runs, and stops when the thread is
+ * stuck or gone.  Any thread.
+ */
+static inline uint64_t srv6_worker_heartbeat(const struct srv6_worker *w)
+{
+	return __atomic_load_n(&w->heartbeat, __ATOMIC_RELAXED);
+}
 
 /** srv6_worker_stats_read - copy @w's counters (any thread). */
 void srv6_worker_stats_read(const struct srv6_worker *w, struct srv6_worker_stats *out);

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "srv6d/conf.h"
+#include "srv6d/log.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define CONF_MAX_WORDS 64
@@ -1049,6 +1050,7 @@ struct conf_ctx {
 	/* "has" flags: the line a global keyword was seen on, 0 if not */
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
 	unsigned int has_egress;
+	unsigned int has_loglevel;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -1161,6 +1163,20 @@ static int g_egress(struct conf_ctx *x, char **argv)
 	}
 	seterr(&x->e, "bad value %s for egress (auto, verdict or inject)", q(&qb, argv[1]));
 	return -EINVAL;
+}
+
+static int g_loglevel(struct conf_ctx *x, char **argv)
+{
+	int l = srv6_log_level_from_name(argv[1]);
+	struct qtok qb;
+
+	if (l < 0) {
+		seterr(&x->e, "bad value %s for log-level (emerg, alert, crit, err, warning, "
+		       "notice, info or debug)", q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	x->c->log_level = l;
+	return 0;
 }
 
 static int g_src(struct conf_ctx *x, char **argv)
@@ -1327,6 +1343,7 @@ static const struct global_kw {
 	{ "egress",       offsetof(struct conf_ctx, has_egress),   g_egress },
 	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
 	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
+	{ "log-level",    offsetof(struct conf_ctx, has_loglevel), g_loglevel },
 };
 
 static int conf_line(struct conf_ctx *x, int argc, char **argv)
@@ -1408,6 +1425,7 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->queue_maxlen = SRV6_CONF_QUEUE_MAXLEN_DEF;
 	c->fail_open = false;
 	c->steer = SRV6_STEER_AUTO;
+	c->log_level = LOG_INFO;
 }
 
 void srv6_conf_free(struct srv6_conf *c)

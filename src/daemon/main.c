@@ -4,18 +4,25 @@
  * the tables, bind the queues, start one worker per queue, steer traffic to
  * them; SIGHUP reloads, SIGUSR1 dumps counters, SIGTERM/SIGINT stop.
  *
- *   srv6d [-c FILE] [-f] [-n] [-s STATSFILE] [-V]
+ *   srv6d [-c FILE] [-f] [-n [-v]] [-p FILE] [-s STATSFILE] [-V] [-h]
+ *
+ * Exit codes: 0 clean stop (or a valid --check), 1 configuration invalid,
+ * 2 usage, 3 start-up failed (queues, steering, contexts, pid file...).
+ * Without -f, srv6d forks only once it is up, and the command exits with
+ * the daemon's start-up status (service.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <linux/netfilter.h>
@@ -29,10 +36,23 @@
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
 #include "srv6d/saddr.h"
+#include "srv6d/preflight.h"
+#include "srv6d/service.h"
 #include "srv6d/steer.h"
 #include "srv6d/worker.h"
 
-#define SRV6D_VERSION "0.1"
+#ifndef SRV6D_VERSION
+#define SRV6D_VERSION "0.1"    /* the Makefile passes git describe or its VERSION */
+#endif
+
+/* Exit codes (srv6d(8)). */
+enum {
+	EXIT_CONF = 1,         /* configuration invalid (or --check found an error) */
+	EXIT_USAGE = 2,
+	EXIT_START = 3,        /* start-up failed */
+};
+
+#define SRV6D_PIDFILE_DEFAULT "/run/srv6d/srv6d.pid"
 
 struct daemon {
 	const char *conf_path;
@@ -49,22 +69,52 @@ struct daemon {
 	char egress_why[256];           /* why IPv6 results take that path */
 };
 
-static const struct {
-	const char *opt, *arg, *help;
-} usage_table[] = {
-	{ "-c", "FILE", "configuration file (default " SRV6_CONF_DEFAULT_PATH ")" },
-	{ "-f", NULL, "stay in the foreground, log to stderr" },
-	{ "-n", NULL, "check the configuration file and exit (0 valid, 1 not)" },
-	{ "-s", "FILE", "write counters to FILE on SIGUSR1 and at exit" },
-	{ "-V", NULL, "print the version and exit" },
+/* One row per option: getopt_long's table and the usage text come from it. */
+static const struct opt_row {
+	int opt;
+	const char *name, *arg, *help;
+} opt_rows[] = {
+	{ 'c', "config",     "FILE", "configuration file (default " SRV6_CONF_DEFAULT_PATH ")" },
+	{ 'f', "foreground", NULL,   "stay in the foreground (what systemd runs), log to stderr" },
+	{ 'n', "check",      NULL,   "check the configuration and this host, then exit (0 ok, 1 not)" },
+	{ 'v', "verbose",    NULL,   "with --check: print the canonical configuration and the "
+				     "rules steer none needs" },
+	{ 'p', "pid-file",   "FILE", "pid file (default " SRV6D_PIDFILE_DEFAULT " when forking, "
+				     "none in the foreground)" },
+	{ 's', "stats",      "FILE", "write counters to FILE on SIGUSR1 and at exit" },
+	{ 'V', "version",    NULL,   "print the version and exit" },
+	{ 'h', "help",       NULL,   "print this help and exit" },
 };
+#define NOPTS (sizeof(opt_rows) / sizeof(opt_rows[0]))
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: srv6d [-c FILE] [-f] [-n] [-s FILE] [-V]\n");
-	for (size_t i = 0; i < sizeof(usage_table) / sizeof(usage_table[0]); i++)
-		fprintf(f, "  %s %-5s %s\n", usage_table[i].opt,
-			usage_table[i].arg ? usage_table[i].arg : "", usage_table[i].help);
+	fprintf(f, "usage: srv6d [-c FILE] [-f] [-n [-v]] [-p FILE] [-s FILE] [-V] [-h]\n");
+	for (size_t i = 0; i < NOPTS; i++) {
+		char left[40];
+
+		snprintf(left, sizeof(left), "-%c, --%s%s%s", opt_rows[i].opt, opt_rows[i].name,
+			 opt_rows[i].arg ? " " : "", opt_rows[i].arg ? opt_rows[i].arg : "");
+		fprintf(f, "  %-24s %s\n", left, opt_rows[i].help);
+	}
+	fprintf(f, "exit codes: 0 ok, 1 configuration invalid, 2 usage, 3 start-up failed\n");
+}
+
+/* getopt_long's option array and short string, from opt_rows. */
+static void build_opts(struct option *lo, char *so)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < NOPTS; i++) {
+		lo[i] = (struct option){ opt_rows[i].name,
+					 opt_rows[i].arg ? required_argument : no_argument,
+					 NULL, opt_rows[i].opt };
+		so[k++] = (char)opt_rows[i].opt;
+		if (opt_rows[i].arg)
+			so[k++] = ':';
+	}
+	lo[NOPTS] = (struct option){ 0 };
+	so[k] = '\0';
 }
 
 /* @path made absolute (malloc'ed), so a reload after daemon()'s chdir("/")
@@ -532,6 +582,7 @@ static void reload(struct daemon *d)
 	nc.fail_open = d->conf.fail_open;
 	srv6_conf_free(&d->conf);
 	d->conf = nc;
+	srv6_log_set_level(d->conf.log_level);
 	r = steer_apply(d, &d->conf, err, sizeof(err));
 	if (r < 0)
 		srv6_log(LOG_ERR, "reload: steering: %s", err);
@@ -686,16 +737,80 @@ static void stop_all(struct daemon *d)
 		srv6_worker_stop(&d->workers[i]);
 }
 
+/* "STATUS=" for the service manager: one line on what runs. */
+static void notify_status(const struct daemon *d, const char *head)
+{
+	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s",
+		    head, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
+		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none");
+}
+
+/* --check: the file parsed; now the host.  Exit code. */
+static int check_conf(const struct daemon *d, bool verbose)
+{
+	int errors;
+
+	errors = srv6_preflight(d->conf_path, &d->conf, stderr);
+	if (verbose && srv6_conf_print(&d->conf, stdout) < 0) {
+		fprintf(stderr, "srv6d: printing the configuration: out of memory\n");
+		errors++;
+	}
+	return errors ? EXIT_CONF : 0;
+}
+
+/* Watchdog check interval floor: two worker receive timeouts (200 ms). */
+#define WD_MIN_USEC 400000u
+
+static uint64_t mono_usec(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000u + (uint64_t)t.tv_nsec / 1000u;
+}
+
+/* Whether every worker's heartbeat moved since the last call (the first
+ * call only records them); *@stuck names the first that did not. */
+static bool workers_alive(struct daemon *d, struct srv6_liveness *live, unsigned int *stuck)
+{
+	uint64_t beats[SRV6_CONF_MAX_QUEUES];
+
+	for (unsigned int i = 0; i < d->nworkers && i < SRV6_CONF_MAX_QUEUES; i++)
+		beats[i] = srv6_worker_heartbeat(&d->workers[i]);
+	return srv6_liveness_check(live, beats, stuck);
+}
+
+/* Watchdog: ping only while every worker's heartbeat moves. */
+static void watchdog_tick(struct daemon *d, struct srv6_liveness *live,
+			  struct srv6_ratelimit *rl)
+{
+	unsigned int stuck = 0;
+
+	if (workers_alive(d, live, &stuck))
+		srv6_notify("WATCHDOG=1");
+	else
+		srv6_log_rl(rl, LOG_ERR, "queue %u: worker made no progress: withholding the "
+			    "watchdog ping", srv6_nfq_queue(d->workers[stuck].nfq));
+}
+
 int main(int argc, char **argv)
 {
 	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH };
 	char err[SRV6_CONF_ERRLEN + 256];
-	bool foreground = false, check_only = false;
+	bool foreground = false, check_only = false, verbose = false;
 	char *conf_abs = NULL, *stats_abs = NULL;
+	const char *pid_path = NULL;
+	struct option lopts[NOPTS + 1];
+	char sopts[2 * NOPTS + 1];
+	struct srv6_liveness live = { 0 };
+	struct srv6_ratelimit wd_rl = { 0 };
+	uint64_t wd_usec, wd_next, src_next;
+	int pid_fd = -1, ready_fd = -1;
 	sigset_t set;
-	int opt, r, rc = 1;
+	int opt, r, rc = EXIT_START;
 
-	while ((opt = getopt(argc, argv, "c:fns:Vh")) != -1) {
+	build_opts(lopts, sopts);
+	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			d.conf_path = optarg;
@@ -705,6 +820,12 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			check_only = true;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		case 'p':
+			pid_path = optarg;
 			break;
 		case 's':
 			d.stats_path = optarg;
@@ -717,22 +838,24 @@ int main(int argc, char **argv)
 			return 0;
 		default:
 			usage(stderr);
-			return 2;
+			return EXIT_USAGE;
 		}
 	}
 	if (optind != argc) {
+		fprintf(stderr, "srv6d: unexpected argument \"%s\"\n", argv[optind]);
 		usage(stderr);
-		return 2;
+		return EXIT_USAGE;
 	}
 
 	r = srv6_conf_parse_file(&d.conf, d.conf_path, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "%s\n", err);
-		return 1;
+		return EXIT_CONF;
 	}
 	if (check_only) {
+		rc = check_conf(&d, verbose);
 		srv6_conf_free(&d.conf);
-		return 0;
+		return rc;
 	}
 
 	conf_abs = abs_path(d.conf_path);
@@ -743,11 +866,28 @@ int main(int argc, char **argv)
 	}
 	d.conf_path = conf_abs;
 	d.stats_path = stats_abs;
-	if (!foreground && daemon(0, 0) < 0) {
-		fprintf(stderr, "srv6d: daemon: %s\n", strerror(errno));
-		goto out_conf;
+	if (!foreground) {
+		r = srv6_daemonize(&ready_fd);
+		if (r < 0) {
+			fprintf(stderr, "srv6d: fork: %s\n", strerror(-r));
+			goto out_conf;
+		}
+		if (!pid_path)
+			pid_path = SRV6D_PIDFILE_DEFAULT;
 	}
 	srv6_log_init(foreground, "srv6d");
+	srv6_log_set_level(d.conf.log_level);
+	r = srv6_notify_init();
+	if (r < 0)
+		srv6_log(LOG_WARNING, "NOTIFY_SOCKET: %s: not notifying the service manager",
+			 strerror(-r));
+	if (pid_path) {
+		pid_fd = srv6_pidfile_open(pid_path, err, sizeof(err));
+		if (pid_fd < 0) {
+			srv6_log(LOG_ERR, "pid file %s", err);
+			goto out_conf;
+		}
+	}
 	check_forwarding();
 	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d.flowlabel_mode) < 0)
 		d.flowlabel_mode = 0;
@@ -834,22 +974,58 @@ int main(int argc, char **argv)
 	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, queues %u-%u%s",
 		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.conf.queue_first,
 		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
+	/* Up: queues bound, contexts and rules installed, workers running. */
+	srv6_notify("MAINPID=%ld", (long)getpid());
+	notify_status(&d, "READY=1\n");
+	srv6_daemon_ready(&ready_fd);
+	srv6_log_detach();
 
+	/* With WatchdogSec=, check the workers every half interval (at least
+	 * two receive timeouts, so an idle worker's heartbeat has moved). */
+	wd_usec = srv6_watchdog_usec();
+	if (wd_usec && srv6_liveness_init(&live, d.nworkers) < 0)
+		wd_usec = 0;
+	if (wd_usec) {
+		unsigned int stuck;
+
+		(void)workers_alive(&d, &live, &stuck);   /* the baseline: even the first ping needs progress */
+	}
+	wd_usec = wd_usec / 2 > WD_MIN_USEC ? wd_usec / 2 : wd_usec ? WD_MIN_USEC : 0;
+	wd_next = mono_usec() + wd_usec;
+	src_next = mono_usec() + SOURCE_REFRESH_S * 1000000ull;
 	for (;;) {
-		struct timespec tick = { .tv_sec = SOURCE_REFRESH_S };
 		siginfo_t si;
-		int sig = sigtimedwait(&set, &si, &tick);
+		uint64_t now = mono_usec(), next = src_next, left;
+		struct timespec tick;
+		int sig;
 
+		/* one tick for the watchdog and the outer-source refresh */
+		if (wd_usec && wd_next < next)
+			next = wd_next;
+		left = next > now ? next - now : 0;
+		tick.tv_sec = (time_t)(left / 1000000);
+		tick.tv_nsec = (long)(left % 1000000 * 1000);
+		sig = left ? sigtimedwait(&set, &si, &tick) : -1;
+		now = mono_usec();
+		if (wd_usec && now >= wd_next) {
+			watchdog_tick(&d, &live, &wd_rl);
+			wd_next = mono_usec() + wd_usec;
+		}
+		if (now >= src_next) {
+			refresh_sources(&d);
+			src_next = mono_usec() + SOURCE_REFRESH_S * 1000000ull;
+		}
 		if (sig < 0) {
-			if (errno == EAGAIN)
-				refresh_sources(&d);
 			continue;
 		}
 		if (sig == SIGHUP) {
+			srv6_notify_reloading();
 			reload(&d);
+			notify_status(&d, "READY=1\n");
 		} else if (sig == SIGUSR1) {
 			dump_counters(&d, true);
 		} else {
+			srv6_notify("STOPPING=1");
 			srv6_log(LOG_NOTICE, "%s: stopping", strsignal(sig));
 			break;
 		}
@@ -873,6 +1049,11 @@ out_queues:
 out_cache:
 	srv6_cache_destroy(d.cache);
 out_conf:
+	if (rc != 0)
+		srv6_notify("STATUS=start-up failed (see the log)\nERRNO=%d", EIO);
+	srv6_notify_close();
+	srv6_liveness_free(&live);
+	srv6_pidfile_close(pid_path, pid_fd);
 	srv6_conf_free(&d.conf);
 	free(conf_abs);
 	free(stats_abs);

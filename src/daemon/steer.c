@@ -554,3 +554,21 @@ int srv6_steer_remove(char *err, size_t errlen)
 		srv6_seterr(err, errlen, "%s", err4);
 	return e4;
 }
+
+int srv6_steer_tools_check(bool v4, char *err, size_t errlen)
+{
+	const struct fam_tools *t[2] = { tools_for(AF_INET6), tools_for(AF_INET) };
+	char path[256];
+
+	for (int f = 0; f < (v4 ? 2 : 1); f++) {
+		if (!tool_path(t[f]->save, path, sizeof(path))) {
+			srv6_seterr(err, errlen, "%s: not found", t[f]->save);
+			return -ENOENT;
+		}
+		if (!tool_path(t[f]->restore, path, sizeof(path))) {
+			srv6_seterr(err, errlen, "%s: not found", t[f]->restore);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}

@@ -260,7 +260,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 }
 
 /* Process everything the last receive returned, flush, quiescent state. */
-static void run_batch(struct srv6_worker *w, bool *reported)
+static void run_batch(struct srv6_worker *w, struct srv6_ratelimit *rl)
 {
 	struct srv6_nfq_packet p;
 	int r = 0;
@@ -277,17 +277,15 @@ static void run_batch(struct srv6_worker *w, bool *reported)
 	/* Every noref entry of this batch dies here: verdicts are sent. */
 	srv6_reader_quiescent();
 	W_INC(w, batches);
-	if (r < 0 && !*reported) {
-		srv6_log(LOG_ERR, "queue %u: sending verdicts failed (counted; further failures not logged)",
-			 srv6_nfq_queue(w->nfq));
-		*reported = true;
-	}
+	if (r < 0)
+		srv6_log_rl(rl, LOG_ERR, "queue %u: sending verdicts failed (counted)",
+			    srv6_nfq_queue(w->nfq));
 }
 
 static void *worker_main(void *arg)
 {
 	struct srv6_worker *w = arg;
-	bool reported = false, recv_reported = false;
+	struct srv6_ratelimit verdict_rl = { 0 }, recv_rl = { 0 };
 	char err[256];
 
 	if (w->cpu >= 0) {
@@ -315,11 +313,12 @@ static void *worker_main(void *arg)
 		srv6_reader_offline();
 		n = srv6_nfq_recv(w->nfq, true);
 		srv6_reader_online();
+		__atomic_store_n(&w->heartbeat, w->heartbeat + 1, __ATOMIC_RELAXED);
+		srv6_log_rl_flush(&verdict_rl);
+		srv6_log_rl_flush(&recv_rl);
 		if (n < 0) {
-			if (!recv_reported)
-				srv6_log(LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
-					 strerror(-n));
-			recv_reported = true;
+			srv6_log_rl(&recv_rl, LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
+				    strerror(-n));
 			if (n == -EBADF || n == -ENOTSOCK)
 				break;
 			/* A persistent error must not spin a core. */
@@ -327,7 +326,7 @@ static void *worker_main(void *arg)
 			continue;
 		}
 		if (n > 0)
-			run_batch(w, &reported);
+			run_batch(w, &verdict_rl);
 	}
 	/* Shutdown: verdict whatever is still readable (the steering rules are
 	 * already gone, so this ends), without blocking. */
@@ -336,7 +335,7 @@ static void *worker_main(void *arg)
 
 		if (n <= 0)
 			break;
-		run_batch(w, &reported);
+		run_batch(w, &verdict_rl);
 	}
 	srv6_reader_unregister();
 	srv6_icmp_tx_close(w->icmp);
@@ -349,6 +348,7 @@ int srv6_worker_start(struct srv6_worker *w)
 	int r;
 
 	w->stop = 0;
+	w->heartbeat = 0;
 	memset(&w->st, 0, sizeof(w->st));
 	r = pthread_create(&w->thread, NULL, worker_main, w);
 	if (r)

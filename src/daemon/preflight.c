@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* preflight.c - srv6d --check: host checks and the canonical configuration. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "srv6d/inject.h"
+#include "srv6d/log.h"
+#include "srv6d/preflight.h"
+#include "srv6d/saddr.h"
+
+static bool is_local_addr6(const struct in6_addr *a)
+{
+	struct ifaddrs *ifa, *i;
+	bool found = false;
+
+	if (getifaddrs(&ifa) < 0)
+		return true;   /* cannot tell: do not warn */
+	for (i = ifa; i && !found; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET6 &&
+		    !memcmp(&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, a, sizeof(*a)))
+			found = true;
+	freeifaddrs(ifa);
+	return found;
+}
+
+static bool action_encaps(enum srv6_action a)
+{
+	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
+}
+
+static void check_source(const char *path, unsigned int line, const struct in6_addr *seg0,
+			 const char *dev, FILE *msgs)
+{
+	char a[INET6_ADDRSTRLEN];
+	struct in6_addr src;
+	int oif = 0, r;
+
+	if (dev[0] && !(oif = (int)if_nametoindex(dev))) {
+		fprintf(msgs, "%s:%u: warning: dev \"%s\" does not exist (yet)\n", path, line, dev);
+		return;
+	}
+	r = srv6_saddr_select(seg0, oif, &src);
+	if (r < 0) {
+		inet_ntop(AF_INET6, seg0, a, sizeof(a));
+		fprintf(msgs, "%s:%u: warning: no source address toward %s: %s (set encap-source)\n",
+			path, line, a, strerror(-r));
+	}
+}
+
+static int read_int(const char *p, int *v)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	*v = atoi(buf);
+	return 0;
+}
+
+int srv6_preflight(const char *path, const struct srv6_conf *c, FILE *msgs)
+{
+	char a[INET6_ADDRSTRLEN], err[256];
+	bool v4 = false;
+	int errors = 0, fwd;
+
+	for (size_t i = 0; i < c->nsids; i++) {
+		const struct srv6_conf_sid *s = &c->sids[i];
+
+		if ((s->cfg.attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) && s->cfg.oif_name[0] &&
+		    !if_nametoindex(s->cfg.oif_name))
+			fprintf(msgs, "%s:%u: warning: interface \"%.*s\" does not exist (yet)\n",
+				path, s->line, (int)sizeof(s->cfg.oif_name), s->cfg.oif_name);
+		if (!c->has_encap_src && action_encaps(s->cfg.action) && s->cfg.nsegs)
+			check_source(path, s->line, &s->cfg.segs[0], s->cfg.dev_name, msgs);
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+
+		if (r->family == AF_INET)
+			v4 = true;
+		if (!c->has_encap_src && r->pol.mode != SRV6_MODE_INLINE && r->pol.nsegs)
+			check_source(path, r->line, &r->pol.segs[0], r->pol.dev_name, msgs);
+	}
+	if (c->has_encap_src && !is_local_addr6(&c->encap_src)) {
+		inet_ntop(AF_INET6, &c->encap_src, a, sizeof(a));
+		fprintf(msgs, "%s: warning: encap-source %s is not an address of this host\n", path, a);
+	}
+	if (read_int("/proc/sys/net/ipv6/conf/all/forwarding", &fwd) == 0 && fwd == 0)
+		fprintf(msgs, "%s: warning: net.ipv6.conf.all.forwarding is 0: packets srv6d "
+			"forwards will be dropped by the kernel\n", path);
+	if (v4 && read_int("/proc/sys/net/ipv4/ip_forward", &fwd) == 0 && fwd == 0)
+		fprintf(msgs, "%s: warning: net.ipv4.ip_forward is 0 and there are IPv4 "
+			"policies\n", path);
+	if (c->steer == SRV6_STEER_AUTO && srv6_steer_tools_check(v4, err, sizeof(err)) < 0) {
+		fprintf(msgs, "%s: error: steer auto needs %s\n", path, err);
+		errors++;
+	}
+	return errors;
+}
+
+int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *sc)
+{
+	struct in6_addr *s6 = calloc(c->nsids + 1, sizeof(*s6));
+	uint8_t *sl = calloc(c->nsids + 1, 1);
+	struct in6_addr *p6 = calloc(c->nroutes + 1, sizeof(*p6));
+	uint8_t *pl6 = calloc(c->nroutes + 1, 1);
+	struct in_addr *p4 = calloc(c->nroutes + 1, sizeof(*p4));
+	uint8_t *pl4 = calloc(c->nroutes + 1, 1);
+
+	memset(sc, 0, sizeof(*sc));
+	sc->sid_prefixes = s6;
+	sc->sid_plens = sl;
+	sc->pol6 = p6;
+	sc->pol6_plens = pl6;
+	sc->pol4 = p4;
+	sc->pol4_plens = pl4;
+	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4) {
+		srv6_steer_cfg_release(sc);
+		return -ENOMEM;
+	}
+	sc->queue_first = c->queue_first;
+	sc->queue_last = c->queue_last;
+	sc->fail_open = c->fail_open;
+	/* srv6d's injection device (docs/ARCHITECTURE.md): its results are
+	 * accepted first, whatever the egress setting (IPv4 results and End.DX2
+	 * always use it) */
+	sc->inject_dev = SRV6_INJ_DEV_DEFAULT;
+	for (size_t i = 0; i < c->nsids; i++) {
+		s6[i] = c->sids[i].prefix;
+		sl[i] = c->sids[i].plen;
+	}
+	sc->nsids = c->nsids;
+	for (size_t i = 0; i < c->nroutes; i++) {
+		if (c->routes[i].family == AF_INET6) {
+			p6[sc->npol6] = c->routes[i].prefix.v6;
+			pl6[sc->npol6++] = c->routes[i].plen;
+		} else {
+			p4[sc->npol4] = c->routes[i].prefix.v4;
+			pl4[sc->npol4++] = c->routes[i].plen;
+		}
+	}
+	return 0;
+}
+
+void srv6_steer_cfg_release(struct srv6_steer_cfg *sc)
+{
+	free((void *)sc->sid_prefixes);
+	free((void *)sc->sid_plens);
+	free((void *)sc->pol6);
+	free((void *)sc->pol6_plens);
+	free((void *)sc->pol4);
+	free((void *)sc->pol4_plens);
+	memset(sc, 0, sizeof(*sc));
+}
+
+/* The rules for @family as "#N RULE" lines. */
+static int print_rules(const struct srv6_steer_cfg *sc, int family, FILE *out)
+{
+	char *buf, *line, *save;
+	int n = srv6_steer_format(sc, family, NULL, 0);
+
+	if (n < 0)
+		return n;
+	buf = malloc((size_t)n + 1);
+	if (!buf)
+		return -ENOMEM;
+	srv6_steer_format(sc, family, buf, (size_t)n + 1);
+	fprintf(out, "# rules `steer none` needs (%s --noflush):\n",
+		family == AF_INET6 ? "ip6tables-restore" : "iptables-restore");
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		fprintf(out, "#%c %s\n", family == AF_INET6 ? '6' : '4', line);
+	free(buf);
+	return 0;
+}
+
+int srv6_conf_print(const struct srv6_conf *c, FILE *out)
+{
+	char line[SRV6_CONF_LINE_MAX], a[INET6_ADDRSTRLEN];
+	struct srv6_steer_cfg sc;
+	int r;
+
+	if (c->queue_first == c->queue_last)
+		fprintf(out, "queue %u\n", c->queue_first);
+	else
+		fprintf(out, "queue %u-%u\n", c->queue_first, c->queue_last);
+	fprintf(out, "queue-maxlen %u\n", c->queue_maxlen);
+	fprintf(out, "fail-open %s\n", c->fail_open ? "yes" : "no");
+	fprintf(out, "steer %s\n", c->steer == SRV6_STEER_AUTO ? "auto" : "none");
+	fprintf(out, "egress %s\n", c->egress == SRV6_EGRESS_INJECT ? "inject" :
+		     c->egress == SRV6_EGRESS_VERDICT ? "verdict" : "auto");
+	if (c->has_encap_src) {
+		inet_ntop(AF_INET6, &c->encap_src, a, sizeof(a));
+		fprintf(out, "encap-source %s\n", a);
+	}
+	if (c->ncpus) {
+		fprintf(out, "cpu-affinity ");
+		for (int i = 0; i < c->ncpus; i++)
+			fprintf(out, "%s%d", i ? "," : "", c->cpus[i]);
+		fprintf(out, "\n");
+	} else {
+		fprintf(out, "cpu-affinity none\n");
+	}
+	fprintf(out, "log-level %s\n", srv6_log_level_name(c->log_level));
+	for (size_t i = 0; i < c->nsids; i++) {
+		r = srv6_sid_format(line, sizeof(line), &c->sids[i].prefix, c->sids[i].plen,
+				    &c->sids[i].cfg);
+		if (r < 0)
+			return r;
+		fprintf(out, "%s\n", line);
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		r = srv6_route_format(line, sizeof(line), &c->routes[i]);
+		if (r < 0)
+			return r;
+		fprintf(out, "%s\n", line);
+	}
+	r = srv6_steer_cfg_from_conf(c, &sc);
+	if (r < 0)
+		return r;
+	r = print_rules(&sc, AF_INET6, out);
+	if (r == 0 && sc.npol4)
+		r = print_rules(&sc, AF_INET, out);
+	srv6_steer_cfg_release(&sc);
+	return r;
+}
