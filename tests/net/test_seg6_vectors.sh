@@ -100,6 +100,8 @@ ip -n "$NS_RTR" neigh add 10.9.9.2 lladdr "$DST_MAC" dev eth1 nud permanent
 ip -n "$NS_RTR" -6 route add default via fd00:2::2 dev eth1
 for t in 1 3 5 8 9 10 100; do
 	ip -n "$NS_RTR" -6 route add default via fd00:2::2 dev eth1 table $t
+	# End.DT4/DT46 table N: srv6d forwards the IPv4 inner packet by table N
+	ip -n "$NS_RTR" route add default via 10.9.9.2 dev eth1 table $t
 done
 ip -n "$NS_RTR" route add default via 10.9.9.2 dev eth1
 ip -n "$NS_RTR" sr tunsrc set fc00:0:1::1
@@ -602,9 +604,17 @@ for (text, fl), kvs in groups.items():
     proc = start(conf, stats, log)
     t1 = time.time()
     if proc is None:
+        out = open(log, errors="replace").read()
         for kv in kvs:
-            result(False, "srv6d %s" % kv["name"], ["srv6d did not start:"] +
-                   open(log, errors="replace").read().splitlines())
+            if "vrftable" in text and "no VRF device" in out:
+                # srv6d refuses vrftable unless a VRF device uses the
+                # table (docs/BEHAVIORS.md); this kernel has no VRF devices
+                print("[SKIP] srv6d %s: vrftable needs a VRF device, which this kernel "
+                      "cannot create (srv6d refuses the line: %s)"
+                      % (kv["name"], out.strip().splitlines()[-1] if out.strip() else "?"))
+                n_skip += 1
+            else:
+                result(False, "srv6d %s" % kv["name"], ["srv6d did not start:"] + out.splitlines())
         continue
     outcome = [(kv, run_one(kv)) for kv in kvs]
     t2 = time.time()

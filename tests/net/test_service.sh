@@ -140,6 +140,7 @@ queue 3-4
 queue-maxlen 1000
 fail-open yes
 steer none
+egress inject
 encap-source 2001:db8:2::1
 cpu-affinity 0,1
 log-level debug
