@@ -24,6 +24,7 @@
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
+#include "srv6d/statsfile.h"
 #include "srv6d/steer.h"
 #include "srv6d/worker.h"
 
@@ -421,34 +422,31 @@ static void dump_workers(struct dump_ctx *x)
 	}
 }
 
-/* Counters to the log, and to the stats file when one was given (written
- * to FILE.tmp and renamed, so readers never see half a file). */
+static int fill_stats(FILE *f, void *arg)
+{
+	struct dump_ctx x = { .d = arg, .f = f };
+
+	srv6_cache_foreach_sid(x.d->cache, dump_sid, &x);
+	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
+	dump_workers(&x);
+	return 0;
+}
+
+/* Counters to the log, and to the stats file when one was given (a fresh
+ * mkstemp file in its directory renamed over it: readers never see half a
+ * file, and a planted symlink is never followed). */
 static void dump_counters(struct daemon *d, bool to_log)
 {
 	struct dump_ctx x = { .d = d };
+	char err[512];
 
 	if (to_log) {
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
 	}
-	if (d->stats_path) {
-		char tmp[4096];
-		FILE *f;
-
-		snprintf(tmp, sizeof(tmp), "%s.tmp", d->stats_path);
-		f = fopen(tmp, "we");
-		if (!f) {
-			srv6_log(LOG_ERR, "%s: %s", tmp, strerror(errno));
-			return;
-		}
-		x.f = f;
-		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
-		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
-		dump_workers(&x);
-		if (fclose(f) != 0 || rename(tmp, d->stats_path) != 0)
-			srv6_log(LOG_ERR, "%s: %s", d->stats_path, strerror(errno));
-	}
+	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
+		srv6_log(LOG_ERR, "%s", err);
 }
 
 /* ---- reload ---- */
