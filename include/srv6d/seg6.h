@@ -86,7 +86,7 @@ struct srv6_sid_cfg {
 	struct in6_addr segs[SRV6_MAX_SEGS];
 	/* Filled by the datapath before publishing, copied into results: */
 	struct in6_addr encap_src;    /* outer source for End.B6.Encaps* */
-	int flowlabel_mode;           /* net.ipv6.seg6_flowlabel: -1, 0, 1 */
+	int flowlabel_mode;           /* net.ipv6.seg6_flowlabel: > 0 hash, 0 copy, < 0 zero */
 	uint32_t mark;                /* fwmark selecting the next-hop context */
 };
 

@@ -451,6 +451,14 @@ static void dump_counters(struct daemon *d, bool to_log)
 
 /* ---- reload ---- */
 
+/* The sysctls srv6d applies as the kernel would: net.ipv6.seg6_flowlabel
+ * (any int: > 0 hash, 0 copy, < 0 zero).  At start and on every reload. */
+static void read_sysctls(struct daemon *d)
+{
+	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d->flowlabel_mode) < 0)
+		d->flowlabel_mode = 0;
+}
+
 static void reload(struct daemon *d)
 {
 	char err[SRV6_CONF_ERRLEN + 128];
@@ -463,6 +471,7 @@ static void reload(struct daemon *d)
 		return;
 	}
 	warn_unsupported(d->conf_path, &nc, false);
+	read_sysctls(d);
 	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
 	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
 	    nc.ncpus != d->conf.ncpus ||
@@ -592,8 +601,7 @@ int main(int argc, char **argv)
 	srv6_log_init(foreground, "srv6d");
 	check_forwarding();
 	warn_unsupported(d.conf_path, &d.conf, false);
-	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d.flowlabel_mode) < 0)
-		d.flowlabel_mode = 0;
+	read_sysctls(&d);
 
 	/* Signals are handled by this thread only (sigwaitinfo): workers
 	 * inherit the blocked mask. */
