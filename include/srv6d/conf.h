@@ -12,8 +12,9 @@
  *   queue-maxlen N               1..1048576, default 4096
  *   fail-open yes|no             default no
  *   steer auto|none              default auto
- *   encap-source ADDR            IPv6 unicast address; default: the kernel's
- *                                source address selection
+ *   encap-source ADDR            IPv6 global unicast address (not ::, ::1,
+ *                                multicast or link-local); default: the
+ *                                kernel's source address selection
  *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
  *                                queue order; exactly as many as queues
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
@@ -28,6 +29,9 @@
  * default 32/16).  `dev IFNAME` and `count` are accepted and ignored on sid
  * and route lines.  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
  * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
+ * A sid or route PREFIX inside multicast space (ff00::/8, 224.0.0.0/4) is
+ * refused, as are the SIDs ::/128 and ::1/128 and segments (route segs,
+ * srh segs) that are ::, ::1 or multicast: "segment "ff02::2" is multicast".
  * Two sid lines (or two route lines) for the same prefix and length are an
  * error, however the address is spelled.  Numbers are decimal (no sign,
  * leading zero or hex).  `hmac N` is rejected (HMAC not supported).

@@ -178,6 +178,36 @@ static int parse_prefix(int family, const char *s, void *addr, uint8_t *plen)
 	return PFX_OK;
 }
 
+/* What makes @a unusable as a unicast address srv6d sends to or from
+ * ("multicast", "unspecified", "loopback", "link-local" when @no_ll), or
+ * NULL when it is fine. */
+static const char *not_unicast6(const struct in6_addr *a, bool no_ll)
+{
+	if (IN6_IS_ADDR_MULTICAST(a))
+		return "multicast";
+	if (IN6_IS_ADDR_UNSPECIFIED(a))
+		return "unspecified";
+	if (IN6_IS_ADDR_LOOPBACK(a))
+		return "loopback";
+	if (no_ll && IN6_IS_ADDR_LINKLOCAL(a))
+		return "link-local";
+	return NULL;
+}
+
+/* A SID or policy prefix inside multicast space (ff00::/8, 224.0.0.0/4):
+ * steering it would hand the host's multicast (ND, MLD...) to srv6d. */
+static int prefix_multicast(int family, const void *addr, const char *what, const char *s,
+			    struct errbuf *e)
+{
+	const uint8_t *b = addr;
+	struct qtok qb;
+
+	if (family == AF_INET6 ? b[0] != 0xff : (b[0] & 0xf0) != 0xe0)
+		return 0;
+	seterr(e, "%s prefix %s is multicast", what, q(&qb, s));
+	return -EINVAL;
+}
+
 static int prefix_err(int rc, const char *what, const char *s, struct errbuf *e)
 {
 	struct qtok qb;
@@ -203,7 +233,7 @@ static int parse_seglist(const char *s, struct in6_addr *segs, unsigned int *nse
 	char buf[INET6_ADDRSTRLEN + 1];
 	struct qtok qb;
 	unsigned int n = 0;
-	const char *p = s;
+	const char *p = s, *why;
 
 	for (;;) {
 		const char *comma = strchr(p, ',');
@@ -229,6 +259,11 @@ static int parse_seglist(const char *s, struct in6_addr *segs, unsigned int *nse
 		buf[l] = '\0';
 		if (inet_pton(AF_INET6, buf, &segs[n]) != 1) {
 			seterr(e, "bad segment %s", q(&qb, buf));
+			return -EINVAL;
+		}
+		/* A segment is a destination packets are routed to. */
+		if ((why = not_unicast6(&segs[n], false))) {
+			seterr(e, "segment %s is %s", q(&qb, buf), why);
 			return -EINVAL;
 		}
 		n++;
@@ -692,6 +727,12 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 	rc = parse_prefix(AF_INET6, argv[0], prefix, plen);
 	if (rc != PFX_OK)
 		return prefix_err(rc, "SID", argv[0], &e);
+	if (prefix_multicast(AF_INET6, prefix, "SID", argv[0], &e))
+		return -EINVAL;
+	if (*plen == 128 && not_unicast6(prefix, false)) {
+		seterr(&e, "SID %s is %s", q(&qb, argv[0]), not_unicast6(prefix, false));
+		return -EINVAL;
+	}
 
 	for (i = 1; i < argc;) {
 		const char *w = argv[i];
@@ -845,6 +886,8 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 	rc = parse_prefix(r->family, argv[0], &r->prefix, &r->plen);
 	if (rc != PFX_OK)
 		return prefix_err(rc, "route", argv[0], &e);
+	if (prefix_multicast(r->family, &r->prefix, "route", argv[0], &e))
+		return -EINVAL;
 
 	for (i = 1; i < argc;) {
 		const char *w = argv[i];
@@ -1130,12 +1173,14 @@ static int g_src(struct conf_ctx *x, char **argv)
 {
 	struct in6_addr a;
 	struct qtok qb;
+	const char *why;
 
 	if (parse_addr6("encap-source", argv[1], &a, &x->e))
 		return -EINVAL;
-	if (IN6_IS_ADDR_UNSPECIFIED(&a) || IN6_IS_ADDR_MULTICAST(&a) ||
-	    IN6_IS_ADDR_LOOPBACK(&a)) {
-		seterr(&x->e, "encap-source %s is not a unicast address", q(&qb, argv[1]));
+	/* The outer source of packets routed off-link: not link-local. */
+	if ((why = not_unicast6(&a, true))) {
+		seterr(&x->e, "encap-source %s is not a global unicast address (%s)",
+		       q(&qb, argv[1]), why);
 		return -EINVAL;
 	}
 	x->c->has_encap_src = true;

@@ -421,8 +421,37 @@ static const struct err_case err_cases[] = {
 	{ "sid 2001:db8::1/64 action End\n",
 	  "t.conf:1: SID prefix \"2001:db8::1/64\" has host bits set" },
 	{ "encap-source 2001:db8::g\n", "t.conf:1: bad IPv6 address \"2001:db8::g\" for encap-source" },
-	{ "encap-source ff02::1\n", "t.conf:1: encap-source \"ff02::1\" is not a unicast address" },
-	{ "encap-source ::\n", "t.conf:1: encap-source \"::\" is not a unicast address" },
+	{ "encap-source ff02::1\n",
+	  "t.conf:1: encap-source \"ff02::1\" is not a global unicast address (multicast)" },
+	{ "encap-source ::\n",
+	  "t.conf:1: encap-source \"::\" is not a global unicast address (unspecified)" },
+	/* issue 9.10: link-local source, non-unicast segments, multicast prefixes */
+	{ "encap-source ::1\n",
+	  "t.conf:1: encap-source \"::1\" is not a global unicast address (loopback)" },
+	{ "encap-source fe80::1\n",
+	  "t.conf:1: encap-source \"fe80::1\" is not a global unicast address (link-local)" },
+	{ "encap-source FE80::1:2\n",
+	  "t.conf:1: encap-source \"FE80::1:2\" is not a global unicast address (link-local)" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::1,::\n",
+	  "t.conf:1: segment \"::\" is unspecified" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs ff02::2,2001:db8::1\n",
+	  "t.conf:1: segment \"ff02::2\" is multicast" },
+	{ "route 2001:db8::/64 encap seg6 mode inline segs ::1\n",
+	  "t.conf:1: segment \"::1\" is loopback" },
+	{ "sid 2001:db8::1 action End.B6 srh segs 2001:db8::2,ff0e::1\n",
+	  "t.conf:1: segment \"ff0e::1\" is multicast" },
+	{ "sid 2001:db8::1 action End.B6.Encaps srh segs 0:0::0:0\n",
+	  "t.conf:1: segment \"0:0::0:0\" is unspecified" },
+	{ "sid ff02::1 action End\n", "t.conf:1: SID prefix \"ff02::1\" is multicast" },
+	{ "sid ff00::/8 action End\n", "t.conf:1: SID prefix \"ff00::/8\" is multicast" },
+	{ "sid ::1 action End\n", "t.conf:1: SID \"::1\" is loopback" },
+	{ "sid ::/128 action End\n", "t.conf:1: SID \"::/128\" is unspecified" },
+	{ "route ff0e::/16 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"ff0e::/16\" is multicast" },
+	{ "route 224.0.0.0/4 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"224.0.0.0/4\" is multicast" },
+	{ "route 239.1.2.3 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"239.1.2.3\" is multicast" },
 	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 oif eth0:1\n",
 	  "t.conf:1: bad interface name \"eth0:1\" for oif" },
 	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 oif abcdefghijklmnop\n",
@@ -517,6 +546,29 @@ static void test_first_error_wins(void **state)
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "bogus\n", err, 8), -EINVAL);
 	assert_string_equal(err, "t.conf:");
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "bogus\n", NULL, 0), -EINVAL);
+}
+
+/* Right beside what issue 9.10 refuses: still accepted. */
+static void test_unicast_edges(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	if (srv6_conf_parse_string(&c, "t.conf",
+				   "encap-source fec0::1\n"
+				   "sid fe80::/10 action End\n"
+				   "sid ::2 action End\n"
+				   "sid fe00::/8 action End\n"
+				   "sid ::/0 action End\n"
+				   "route 223.255.255.0/24 encap seg6 mode encap segs fe80::1\n"
+				   "route 240.0.0.0/4 encap seg6 mode encap segs ::2\n"
+				   "route fd00::/8 encap seg6 mode encap segs fd00::1,2001:db8::1\n"
+				   "sid 2001:db8::1 action End.X nh6 fe80::1 oif eth0\n",
+				   err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.nsids, 5);
+	assert_int_equal(c.nroutes, 3);
+	srv6_conf_free(&c);
 }
 
 /* Limits that are valid right at the edge. */
@@ -889,6 +941,7 @@ int main(void)
 		cmocka_unit_test(test_globals),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_first_error_wins),
+		cmocka_unit_test(test_unicast_edges),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_roundtrip_every_action),
 		cmocka_unit_test(test_attr_names),
