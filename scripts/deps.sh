@@ -5,7 +5,7 @@ set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev
 libnetfilter-queue-dev libmnl-dev libnl-3-dev libnl-route-3-dev
 liburcu-dev libcmocka-dev
-iproute2 iptables python3-scapy tcpdump procps"
+iproute2 iptables python3-scapy tcpdump procps gdb"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -71,6 +71,8 @@ struct srv6_worker {
 	pthread_t thread;
 	bool running;
 	int stop;                /* atomic flag */
+	int failed;              /* atomic: -errno when the worker stopped on
+				    its own (see srv6_worker_failed) */
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
 };
@@ -88,6 +90,15 @@ int srv6_worker_start(struct srv6_worker *w);
  * the caller closes w->nfq afterwards.  Control thread.
  */
 void srv6_worker_stop(struct srv6_worker *w);
+
+/**
+ * srv6_worker_failed - 0 while @w runs (or was stopped by srv6_worker_stop),
+ * -errno when its thread ended on its own because its queue socket became
+ * unusable (EBADF, ENOTSOCK): the queue is then bound but unread, and the
+ * caller must not go on as if it were served (srv6d logs and exits non-zero).
+ * Any thread.
+ */
+int srv6_worker_failed(const struct srv6_worker *w);
 
 /** srv6_worker_stats_read - copy @w's counters (any thread). */
 void srv6_worker_stats_read(const struct srv6_worker *w, struct srv6_worker_stats *out);

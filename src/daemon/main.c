@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <urcu/urcu-qsbr.h>
@@ -523,6 +524,49 @@ static void check_forwarding(void)
 			 "forwards will be dropped by the kernel (srv6d does not change it)");
 }
 
+/* ---- the periodic watch (control thread) ---- */
+
+#define WATCH_INTERVAL_S 1
+
+static int64_t mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* A worker whose thread ended on its own leaves its queue bound and unread:
+ * an outage as soon as the queue fills.  Say which and stop the daemon
+ * (non-zero exit: the service manager restarts it with fresh sockets).
+ * 0, or -1 when srv6d must exit. */
+static int watch_workers(struct daemon *d)
+{
+	int dead = 0;
+
+	for (unsigned int i = 0; i < d->nworkers; i++) {
+		int e = srv6_worker_failed(&d->workers[i]);
+
+		if (e < 0) {
+			srv6_log(LOG_ERR, "queue %u: worker stopped: %s", srv6_nfq_queue(d->workers[i].nfq),
+				 strerror(-e));
+			dead++;
+		}
+	}
+	if (!dead)
+		return 0;
+	srv6_log(LOG_ERR, "%d of %u workers stopped: exiting so srv6d is restarted", dead,
+		 d->nworkers);
+	return -1;
+}
+
+/* Everything the control thread checks every WATCH_INTERVAL_S.  0, or -1
+ * when srv6d must exit (non-zero). */
+static int watch(struct daemon *d)
+{
+	return watch_workers(d);
+}
+
 static void stop_all(struct daemon *d)
 {
 	char err[512];
@@ -543,6 +587,7 @@ int main(int argc, char **argv)
 	bool foreground = false, check_only = false;
 	char *conf_abs = NULL, *stats_abs = NULL;
 	sigset_t set;
+	int64_t next_watch;
 	int opt, r, rc = 1;
 
 	while ((opt = getopt(argc, argv, "c:fns:Vh")) != -1) {
@@ -682,10 +727,18 @@ int main(int argc, char **argv)
 		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.conf.queue_first,
 		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
 
+	next_watch = mono_s() + WATCH_INTERVAL_S;
 	for (;;) {
+		struct timespec tick = { WATCH_INTERVAL_S, 0 };
 		siginfo_t si;
-		int sig = sigwaitinfo(&set, &si);
+		int sig = sigtimedwait(&set, &si, &tick);
 
+		/* The watch runs every interval, whatever signals arrive. */
+		if (mono_s() >= next_watch) {
+			next_watch = mono_s() + WATCH_INTERVAL_S;
+			if (watch(&d) < 0)
+				break;
+		}
 		if (sig < 0)
 			continue;
 		if (sig == SIGHUP) {
@@ -694,10 +747,10 @@ int main(int argc, char **argv)
 			dump_counters(&d, true);
 		} else {
 			srv6_log(LOG_NOTICE, "%s: stopping", strsignal(sig));
+			rc = 0;
 			break;
 		}
 	}
-	rc = 0;
 
 out_workers:
 	stop_all(&d);

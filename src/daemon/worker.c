@@ -238,8 +238,12 @@ static void *worker_main(void *arg)
 				srv6_log(LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
 					 strerror(-n));
 			recv_reported = true;
-			if (n == -EBADF || n == -ENOTSOCK)
+			if (n == -EBADF || n == -ENOTSOCK) {
+				/* Nothing more can be read or verdicted
+				 * here: tell the control thread. */
+				__atomic_store_n(&w->failed, n, __ATOMIC_RELEASE);
 				break;
+			}
 			/* A persistent error must not spin a core. */
 			usleep(1000);
 			continue;
@@ -267,6 +271,7 @@ int srv6_worker_start(struct srv6_worker *w)
 	int r;
 
 	w->stop = 0;
+	w->failed = 0;
 	memset(&w->st, 0, sizeof(w->st));
 	r = pthread_create(&w->thread, NULL, worker_main, w);
 	if (r)
@@ -282,6 +287,11 @@ void srv6_worker_stop(struct srv6_worker *w)
 	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(w->thread, NULL);
 	w->running = false;
+}
+
+int srv6_worker_failed(const struct srv6_worker *w)
+{
+	return __atomic_load_n(&w->failed, __ATOMIC_ACQUIRE);
 }
 
 void srv6_worker_stats_read(const struct srv6_worker *w, struct srv6_worker_stats *out)

@@ -92,4 +92,38 @@ else
 fi
 in_rtr sysctl -qw net.ipv6.seg6_flowlabel=1 >/dev/null
 
+# ---- 9.9 a dead worker: srv6d notices, logs, exits non-zero -------------------
+# gdb replaces queue 1's netlink socket by /dev/null (fd 0) under the running
+# daemon: its worker's next receive fails with ENOTSOCK and the thread ends.
+# nfq_fds PID: the fds of PID's NETLINK_NETFILTER (12) sockets, queue order.
+nfq_fds() {
+	local ino fd
+	for ino in $(awk '$2 == 12 {print $NF}' "/proc/$1/net/netlink"); do
+		for fd in /proc/"$1"/fd/*; do
+			[ "$(readlink "$fd")" = "socket:[$ino]" ] && echo "${fd##*/}"
+		done
+	done | sort -n
+}
+if ! command -v gdb >/dev/null; then
+	skip "dead worker" "gdb not found"
+else
+	sed -i 's/^queue 0$/queue 0-1/' "$conf"
+	if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.dead.log"; then
+		mapfile -t fds < <(nfq_fds "$SRV6D_PID")
+		check "two queue sockets found (${fds[*]})" test "${#fds[@]}" -eq 2
+		gdb -p "$SRV6D_PID" -batch -ex "call (int)dup2(0, ${fds[1]:-999})" >"$TMPD/gdb.log" 2>&1
+		wait_until 10 srv6d_gone
+		srv6d_stop; rc=$SRV6D_RC
+		check "srv6d exits on its own, non-zero, after a worker died (rc=$rc)" \
+			eval '[ "$rc" -ne 0 ] && [ "$rc" -ne 255 ]'
+		check "the log names the queue and the error" \
+			grep -q 'queue 1: worker stopped: Socket operation on non-socket' "$SRV6D_LOG"
+		check "steering rules removed at that exit" \
+			bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q NFQUEUE"
+	else
+		fail "dead worker" "srv6d did not start"
+	fi
+	sed -i 's/^queue 0-1$/queue 0/' "$conf"
+fi
+
 summary
