@@ -112,6 +112,10 @@ enum srv6_drop {
 	SRV6_DROP_NO_ROOM,       /* no headroom/tailroom for the rewrite */
 	SRV6_DROP_CSID_ARG,      /* NEXT-C-SID argument invalid */
 	SRV6_DROP_UNSUPPORTED,   /* action/flavor not runnable here */
+	/* Set by the datapath (never by the engine) for an Echo Request at
+	 * the SID whose reply was not sent: */
+	SRV6_DROP_ICMP_LIMITED,  /* the ICMPv6 rate limit suppressed it */
+	SRV6_DROP_ECHO_IGNORED,  /* net.ipv6.icmp.echo_ignore_all */
 	SRV6_DROP_MAX,
 };
 

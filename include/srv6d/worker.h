@@ -16,7 +16,9 @@
  *                             next-hop context (when not 0)
  *   engine drop               NF_DROP (SID/policy errors + drop reason)
  *   ICMP                      ICMPv6 sent from the worker, then NF_DROP
- *                             (an Echo Reply counts as success)
+ *                             (an Echo Reply sent counts as success; one
+ *                             rate limited or under echo_ignore_all as an
+ *                             error, drops[icmp-limited / echo-ignored])
  *   no SID/policy (reload race, or a rule steering more than srv6d serves)
  *                             NF_ACCEPT unchanged, "miss"
  *   not parseable             NF_DROP, "malformed"
@@ -56,6 +58,7 @@ struct srv6_worker_stats {
 	uint64_t icmp_sent;
 	uint64_t icmp_limited;   /* suppressed by the rate limit */
 	uint64_t icmp_failed;    /* not answerable / no socket / send error */
+	uint64_t icmp_ignored;   /* Echo Reply not sent: echo_ignore_all */
 	uint64_t batches;        /* receive batches processed */
 };
 

@@ -22,6 +22,7 @@
 
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
+#include "srv6d/icmp_tx.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
@@ -404,6 +405,7 @@ static void dump_workers(struct dump_ctx *x)
 		snprintf(line, sizeof(line),
 			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
 			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
+			 "icmp-ignored=%llu "
 			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu "
 			 "gso=%llu csum-not-ready=%llu lost-ids=%llu fallback-drops=%llu",
 			 srv6_nfq_queue(w->nfq), (unsigned long long)s.packets,
@@ -411,7 +413,8 @@ static void dump_workers(struct dump_ctx *x)
 			 (unsigned long long)s.miss, (unsigned long long)s.malformed,
 			 (unsigned long long)(s.truncated), (unsigned long long)s.xfamily,
 			 (unsigned long long)s.icmp_sent, (unsigned long long)s.icmp_limited,
-			 (unsigned long long)s.icmp_failed, (unsigned long long)q.enobufs,
+			 (unsigned long long)s.icmp_failed, (unsigned long long)s.icmp_ignored,
+			 (unsigned long long)q.enobufs,
 			 (unsigned long long)q.verdict_errors, (unsigned long long)q.send_errors,
 			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches,
 			 (unsigned long long)q.gso, (unsigned long long)q.csum_not_ready,
@@ -473,6 +476,7 @@ static void reload(struct daemon *d)
 	}
 	warn_unsupported(d->conf_path, &nc, false);
 	read_sysctls(d);
+	srv6_icmp_tx_sysctls_changed();
 	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
 	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
 	    nc.ncpus != d->conf.ncpus ||

@@ -62,15 +62,21 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p,
 		W_INC(w, icmp_sent);
 	else if (r == -EAGAIN)
 		W_INC(w, icmp_limited);
+	else if (r == -EACCES)
+		W_INC(w, icmp_ignored);
 	else
 		W_INC(w, icmp_failed);
 	/* An Echo Reply at SL = 0 is the SID processing the upper layer
-	 * successfully (RFC 8986 4.1.1); every other ICMP is an error. */
-	if (res->icmp.type == ICMP6_ECHO_REPLY) {
+	 * successfully (RFC 8986 4.1.1) when it is sent; a suppressed one is
+	 * counted as such; every other ICMP is an error. */
+	if (res->icmp.type == ICMP6_ECHO_REPLY && r == 0) {
 		if (cnt) {
 			cnt_add(&cnt->packets, 1);
 			cnt_add(&cnt->bytes, p->orig_len);
 		}
+	} else if (res->icmp.type == ICMP6_ECHO_REPLY) {
+		cnt_error(cnt, r == -EAGAIN ? SRV6_DROP_ICMP_LIMITED :
+			  r == -EACCES ? SRV6_DROP_ECHO_IGNORED : SRV6_DROP_NONE);
 	} else {
 		cnt_error(cnt, res->reason);
 	}
