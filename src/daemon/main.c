@@ -41,8 +41,16 @@ struct daemon {
 	unsigned int nworkers;
 	struct srv6_worker *workers;
 	bool steered;                   /* our rules are installed */
+	uint64_t steer_repairs;         /* steering found changed and reinstalled */
+	int64_t next_steer_check;       /* CLOCK_MONOTONIC seconds */
 	int flowlabel_mode;
 };
+
+/* The chain srv6d's steering lives in. */
+static const char *steer_chain(const struct daemon *d)
+{
+	return SRV6_STEER_CHAIN;
+}
 
 static const struct {
 	const char *opt, *arg, *help;
@@ -275,57 +283,80 @@ out_free:
 	return r;
 }
 
-/* Install srv6d's steering rules for @c (steer auto) or remove them. */
-static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+/* The steering of @c as srv6_steer_cfg (arrays malloc'ed: steer_cfg_free). */
+static int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
+			  struct srv6_steer_cfg *sc)
 {
-	struct srv6_steer_cfg sc = {
+	struct in6_addr *s6, *p6;
+	struct in_addr *p4;
+	uint8_t *sl, *pl6, *pl4;
+
+	*sc = (struct srv6_steer_cfg){
+		.chain = steer_chain(d),
 		.queue_first = d->conf.queue_first,   /* the bound queues */
 		.queue_last = d->conf.queue_last,
 		.fail_open = d->conf.fail_open,
 	};
-	struct in6_addr *s6 = NULL, *p6 = NULL;
-	struct in_addr *p4 = NULL;
-	uint8_t *sl = NULL, *pl6 = NULL, *pl4 = NULL;
-	int r = -ENOMEM;
-
-	if (c->steer != SRV6_STEER_AUTO) {
-		if (!d->steered)
-			return 0;
-		r = srv6_steer_remove(err, errlen);
-		if (r == 0)
-			d->steered = false;
-		return r;
-	}
-	s6 = calloc(c->nsids + 1, sizeof(*s6));
-	sl = calloc(c->nsids + 1, 1);
-	p6 = calloc(c->nroutes + 1, sizeof(*p6));
-	pl6 = calloc(c->nroutes + 1, 1);
-	p4 = calloc(c->nroutes + 1, sizeof(*p4));
-	pl4 = calloc(c->nroutes + 1, 1);
-	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4) {
-		snprintf(err, errlen, "out of memory");
-		goto out_free;
-	}
+	sc->sid_prefixes = s6 = calloc(c->nsids + 1, sizeof(*s6));
+	sc->sid_plens = sl = calloc(c->nsids + 1, 1);
+	sc->pol6 = p6 = calloc(c->nroutes + 1, sizeof(*p6));
+	sc->pol6_plens = pl6 = calloc(c->nroutes + 1, 1);
+	sc->pol4 = p4 = calloc(c->nroutes + 1, sizeof(*p4));
+	sc->pol4_plens = pl4 = calloc(c->nroutes + 1, 1);
+	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4)
+		return -ENOMEM;
 	for (size_t i = 0; i < c->nsids; i++) {
 		s6[i] = c->sids[i].prefix;
 		sl[i] = c->sids[i].plen;
 	}
-	sc.nsids = c->nsids;
+	sc->nsids = c->nsids;
 	for (size_t i = 0; i < c->nroutes; i++) {
 		if (c->routes[i].family == AF_INET6) {
-			p6[sc.npol6] = c->routes[i].prefix.v6;
-			pl6[sc.npol6++] = c->routes[i].plen;
+			p6[sc->npol6] = c->routes[i].prefix.v6;
+			pl6[sc->npol6++] = c->routes[i].plen;
 		} else {
-			p4[sc.npol4] = c->routes[i].prefix.v4;
-			pl4[sc.npol4++] = c->routes[i].plen;
+			p4[sc->npol4] = c->routes[i].prefix.v4;
+			pl4[sc->npol4++] = c->routes[i].plen;
 		}
 	}
-	sc.sid_prefixes = s6;
-	sc.sid_plens = sl;
-	sc.pol6 = p6;
-	sc.pol6_plens = pl6;
-	sc.pol4 = p4;
-	sc.pol4_plens = pl4;
+	return 0;
+}
+
+static void steer_cfg_free(struct srv6_steer_cfg *sc)
+{
+	free((void *)sc->sid_prefixes);
+	free((void *)sc->sid_plens);
+	free((void *)sc->pol6);
+	free((void *)sc->pol6_plens);
+	free((void *)sc->pol4);
+	free((void *)sc->pol4_plens);
+}
+
+/* Install srv6d's steering rules for @c (steer auto) or remove them; with
+ * `steer none`, also the stale chain a crashed `steer auto` run left. */
+static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	struct srv6_steer_cfg sc;
+	int r;
+
+	if (c->steer != SRV6_STEER_AUTO) {
+		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
+
+		if (!d->steered && !stale)
+			return 0;
+		r = srv6_steer_remove(steer_chain(d), err, errlen);
+		if (r == 0 && stale)
+			srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an earlier "
+				 "steer auto run", steer_chain(d));
+		if (r == 0)
+			d->steered = false;
+		return r;
+	}
+	r = steer_cfg_make(d, c, &sc);
+	if (r < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
 	/* Mark the rules ours before installing: if the install fails half
 	 * way (the IPv6 table committed, the IPv4 one not), stop_all() must
 	 * still remove what is there, or SID traffic would go on being sent
@@ -333,13 +364,36 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	d->steered = true;
 	r = srv6_steer_install(&sc, err, errlen);
 out_free:
-	free(s6);
-	free(sl);
-	free(p6);
-	free(pl6);
-	free(p4);
-	free(pl4);
+	steer_cfg_free(&sc);
 	return r;
+}
+
+/* Whether srv6d's steering is still what it installed (a firewall reload or
+ * `nft flush ruleset` removes it; a rule inserted in front bypasses it):
+ * if not, say what changed, count it and install again.  @when: "timer",
+ * "reload".  Control thread. */
+static void steer_watch(struct daemon *d, const char *when)
+{
+	struct srv6_steer_cfg sc;
+	char what[512], err[512];
+	int r;
+
+	if (!d->steered || d->conf.steer != SRV6_STEER_AUTO)
+		return;
+	if (steer_cfg_make(d, &d->conf, &sc) < 0) {
+		steer_cfg_free(&sc);
+		return;
+	}
+	r = srv6_steer_check(&sc, what, sizeof(what));
+	if (r < 0) {
+		srv6_log(LOG_WARNING, "steering check (%s): %s", when, what);
+	} else if (r > 0) {
+		d->steer_repairs++;
+		srv6_log(LOG_WARNING, "steering (%s check): %s: installing it again", when, what);
+		if (srv6_steer_install(&sc, err, sizeof(err)) < 0)
+			srv6_log(LOG_ERR, "steering: %s", err);
+	}
+	steer_cfg_free(&sc);
 }
 
 /* ---- counters ---- */
@@ -433,6 +487,7 @@ static int fill_stats(FILE *f, void *arg)
 	srv6_cache_foreach_sid(x.d->cache, dump_sid, &x);
 	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
 	dump_workers(&x);
+	fprintf(f, "steering repairs=%llu\n", (unsigned long long)x.d->steer_repairs);
 	return 0;
 }
 
@@ -448,6 +503,7 @@ static void dump_counters(struct daemon *d, bool to_log)
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
+		srv6_log(LOG_INFO, "steering repairs=%llu", (unsigned long long)d->steer_repairs);
 	}
 	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "%s", err);
@@ -469,6 +525,7 @@ static void reload(struct daemon *d)
 	struct srv6_conf nc;
 	int r;
 
+	steer_watch(d, "reload");
 	r = srv6_conf_parse_file(&nc, d->conf_path, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
@@ -531,6 +588,7 @@ static void check_forwarding(void)
 /* ---- the periodic watch (control thread) ---- */
 
 #define WATCH_INTERVAL_S 1
+#define STEER_CHECK_S    5      /* ip6tables-save every 5 s: cheap enough */
 
 static int64_t mono_s(void)
 {
@@ -568,7 +626,13 @@ static int watch_workers(struct daemon *d)
  * when srv6d must exit (non-zero). */
 static int watch(struct daemon *d)
 {
-	return watch_workers(d);
+	if (watch_workers(d) < 0)
+		return -1;
+	if (mono_s() >= d->next_steer_check) {
+		d->next_steer_check = mono_s() + STEER_CHECK_S;
+		steer_watch(d, "timer");
+	}
+	return 0;
 }
 
 static void stop_all(struct daemon *d)
@@ -577,7 +641,7 @@ static void stop_all(struct daemon *d)
 
 	/* No new packets first, then let every worker verdict what is in
 	 * flight, then unbind. */
-	if (d->steered && srv6_steer_remove(err, sizeof(err)) < 0)
+	if (d->steered && srv6_steer_remove(steer_chain(d), err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "removing steering rules: %s", err);
 	d->steered = false;
 	for (unsigned int i = 0; i < d->nworkers; i++)
