@@ -17,6 +17,23 @@
  *                                kernel's source address selection
  *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
  *                                queue order; exactly as many as queues
+ *
+ * What srv6d owns in the network namespace, per instance (a second srv6d in
+ * the same namespace needs other values for all four; srv6d refuses to
+ * start while another one holds an overlapping range):
+ *   steer-chain NAME             the raw-table chain of `steer auto`; 1..28 of
+ *                                [A-Za-z0-9_-], not starting with '-';
+ *                                default SRV6D
+ *   mark-base 0xHHHH0000         next-hop context marks base|1..base|0xffff:
+ *                                hex, low 16 bits zero, not 0; default
+ *                                0x6d000000
+ *   table-base N                 adjacency tables N+1..N+65535; 255 ..
+ *                                4294901760 (never 0 or 252..255); default
+ *                                4200000000
+ *   rule-pref N                  ip rule preferences N (contexts) and N+1
+ *                                (blackhole); 1..32764; default 1000
+ * A SID's `table`/`vrftable` may not be 253..255 (default, main, local) nor
+ * fall in srv6d's own table range.
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
  *   route PREFIX encap seg6 mode MODE segs A[,B...]
  *
@@ -53,7 +70,9 @@
 #include <stdint.h>
 
 #include "headend.h"
+#include "nhctx.h"
 #include "seg6.h"
+#include "steer.h"
 
 #define SRV6_CONF_DEFAULT_PATH      "/etc/srv6d/srv6d.conf"
 #define SRV6_CONF_MAX_QUEUES        64
@@ -102,6 +121,10 @@ struct srv6_conf {
 	enum srv6_steer_mode steer;
 	bool has_encap_src;
 	struct in6_addr encap_src;
+	char steer_chain[SRV6_STEER_CHAIN_MAX + 1];  /* default SRV6_STEER_CHAIN */
+	uint32_t mark_base;            /* default SRV6_NHCTX_MARK_BASE */
+	uint32_t table_base;           /* default SRV6_NHCTX_TABLE_BASE */
+	uint32_t rule_pref;            /* default SRV6_NHCTX_RULE_PRIO */
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
 	struct srv6_conf_sid *sids;
@@ -118,7 +141,8 @@ static inline unsigned int srv6_conf_nqueues(const struct srv6_conf *c)
 
 /**
  * srv6_conf_init - set @c to the defaults (queue 0, queue-maxlen 4096,
- * fail-open no, steer auto, no encap-source, no affinity, no SIDs or routes).
+ * fail-open no, steer auto, no encap-source, no affinity, no SIDs or routes,
+ * chain SRV6D and the SRV6_NHCTX_* bases).
  * Allocates nothing; overwrites @c without freeing it.
  */
 void srv6_conf_init(struct srv6_conf *c);

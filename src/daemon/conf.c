@@ -1074,6 +1074,7 @@ struct conf_ctx {
 	unsigned int line;
 	/* "has" flags: the line a global keyword was seen on, 0 if not */
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
+	unsigned int has_chain, has_markbase, has_tablebase, has_rulepref;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -1166,6 +1167,68 @@ static int g_steer(struct conf_ctx *x, char **argv)
 		seterr(&x->e, "bad value %s for steer (auto or none)", q(&qb, argv[1]));
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int g_chain(struct conf_ctx *x, char **argv)
+{
+	const char *s = argv[1];
+	size_t n = strlen(s);
+	struct qtok qb;
+	bool ok = n >= 1 && n <= SRV6_STEER_CHAIN_MAX && s[0] != '-';
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+		     (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-';
+	if (!ok) {
+		seterr(&x->e, "bad chain name %s for steer-chain (1..%d of A-Z a-z 0-9 _ -)",
+		       q(&qb, s), SRV6_STEER_CHAIN_MAX);
+		return -EINVAL;
+	}
+	memcpy(x->c->steer_chain, s, n + 1);
+	return 0;
+}
+
+/* 0xHHHH0000: the only hex number of the file (marks are read in hex). */
+static int g_markbase(struct conf_ctx *x, char **argv)
+{
+	const char *s = argv[1];
+	unsigned long long v = 0;
+	struct qtok qb;
+	size_t n = strlen(s);
+
+	if (n < 3 || n > 10 || s[0] != '0' || s[1] != 'x' || strspn(s + 2, "0123456789abcdefABCDEF") != n - 2) {
+		seterr(&x->e, "bad mark %s for mark-base (0x followed by up to 8 hex digits)", q(&qb, s));
+		return -EINVAL;
+	}
+	v = strtoull(s + 2, NULL, 16);
+	if (!v || (v & 0xffff)) {
+		seterr(&x->e, "mark-base %s must be non-zero with its low 16 bits clear", q(&qb, s));
+		return -EINVAL;
+	}
+	x->c->mark_base = (uint32_t)v;
+	return 0;
+}
+
+static int g_tablebase(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	/* base+1 .. base+0xffff: never 0 or 252..255, within 32 bits */
+	if (parse_num("table-base", argv[1], 255, 0xffffffffull - SRV6_NHCTX_MAX, &v, &x->e))
+		return -EINVAL;
+	x->c->table_base = (uint32_t)v;
+	return 0;
+}
+
+static int g_rulepref(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	/* N and N + 1, both before the main table's rule (32766) */
+	if (parse_num("rule-pref", argv[1], 1, 32764, &v, &x->e))
+		return -EINVAL;
+	x->c->rule_pref = (uint32_t)v;
 	return 0;
 }
 
@@ -1333,6 +1396,10 @@ static const struct global_kw {
 	{ "fail-open",    offsetof(struct conf_ctx, has_failopen), g_failopen },
 	{ "steer",        offsetof(struct conf_ctx, has_steer),    g_steer },
 	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
+	{ "steer-chain",  offsetof(struct conf_ctx, has_chain),    g_chain },
+	{ "mark-base",    offsetof(struct conf_ctx, has_markbase), g_markbase },
+	{ "table-base",   offsetof(struct conf_ctx, has_tablebase), g_tablebase },
+	{ "rule-pref",    offsetof(struct conf_ctx, has_rulepref), g_rulepref },
 	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
 };
 
@@ -1365,9 +1432,38 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 }
 
 /* Cross-line checks; sets x->line to the line the error belongs to. */
+/* A SID's table or vrftable @t against srv6d's own tables. */
+static int table_clash(struct conf_ctx *x, const char *kw, uint32_t t)
+{
+	uint64_t lo = (uint64_t)x->c->table_base + 1, hi = (uint64_t)x->c->table_base + SRV6_NHCTX_MAX;
+
+	if (t >= 253 && t <= 255) {
+		seterr(&x->e, "%s %u is a reserved table (253 default, 254 main, 255 local)", kw, t);
+		return -EINVAL;
+	}
+	if (t >= lo && t <= hi) {
+		seterr(&x->e, "%s %u is inside srv6d's own table range %llu-%llu (table-base)", kw, t,
+		       (unsigned long long)lo, (unsigned long long)hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int conf_finish(struct conf_ctx *x)
 {
 	unsigned int nq = srv6_conf_nqueues(x->c);
+
+	/* After the whole file: table-base may come after the SIDs. */
+	for (size_t i = 0; i < x->c->nsids; i++) {
+		const struct srv6_sid_cfg *cfg = &x->c->sids[i].cfg;
+
+		x->line = x->c->sids[i].line;
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_TABLE)) && table_clash(x, "table", cfg->table))
+			return -EINVAL;
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+		    table_clash(x, "vrftable", cfg->vrftable))
+			return -EINVAL;
+	}
 
 	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
 		x->line = x->has_cpu;
@@ -1415,6 +1511,10 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->queue_maxlen = SRV6_CONF_QUEUE_MAXLEN_DEF;
 	c->fail_open = false;
 	c->steer = SRV6_STEER_AUTO;
+	snprintf(c->steer_chain, sizeof(c->steer_chain), "%s", SRV6_STEER_CHAIN);
+	c->mark_base = SRV6_NHCTX_MARK_BASE;
+	c->table_base = SRV6_NHCTX_TABLE_BASE;
+	c->rule_pref = SRV6_NHCTX_RULE_PRIO;
 }
 
 void srv6_conf_free(struct srv6_conf *c)

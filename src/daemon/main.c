@@ -23,6 +23,7 @@
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
 #include "srv6d/icmp_tx.h"
+#include "srv6d/instance.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
@@ -49,7 +50,7 @@ struct daemon {
 /* The chain srv6d's steering lives in. */
 static const char *steer_chain(const struct daemon *d)
 {
-	return SRV6_STEER_CHAIN;
+	return d->conf.steer_chain;
 }
 
 static const struct {
@@ -539,6 +540,10 @@ static void reload(struct daemon *d)
 	    nc.ncpus != d->conf.ncpus ||
 	    memcmp(nc.cpus, d->conf.cpus, sizeof(nc.cpus[0]) * (size_t)nc.ncpus))
 		srv6_log(LOG_WARNING, "reload: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start");
+	if (strcmp(nc.steer_chain, d->conf.steer_chain) || nc.mark_base != d->conf.mark_base ||
+	    nc.table_base != d->conf.table_base || nc.rule_pref != d->conf.rule_pref)
+		srv6_log(LOG_WARNING, "reload: steer-chain, mark-base, table-base and rule-pref "
+			 "changes take effect at the next start");
 	r = conf_resolve(d, &nc, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
@@ -556,7 +561,11 @@ static void reload(struct daemon *d)
 		return;
 	}
 	/* The new tables are live: the running conf is now nc (queue settings
-	 * stay those the queues were bound with). */
+	 * and the instance's resources stay those it started with). */
+	memcpy(nc.steer_chain, d->conf.steer_chain, sizeof(nc.steer_chain));
+	nc.mark_base = d->conf.mark_base;
+	nc.table_base = d->conf.table_base;
+	nc.rule_pref = d->conf.rule_pref;
 	nc.queue_first = d->conf.queue_first;
 	nc.queue_last = d->conf.queue_last;
 	nc.queue_maxlen = d->conf.queue_maxlen;
@@ -656,7 +665,7 @@ int main(int argc, char **argv)
 	char *conf_abs = NULL, *stats_abs = NULL;
 	sigset_t set;
 	int64_t next_watch;
-	int opt, r, rc = 1;
+	int opt, r, rc = 1, lock_fd = -1;
 
 	while ((opt = getopt(argc, argv, "c:fns:Vh")) != -1) {
 		switch (opt) {
@@ -732,6 +741,25 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "cache: %s", strerror(errno));
 		goto out_conf;
 	}
+	/* Before anything is touched: a second srv6d with this one's chain,
+	 * marks, tables or rule preferences would remove them as a crashed
+	 * predecessor's.  Refuse to start instead. */
+	{
+		struct srv6_instance inst = {
+			.chain = d.conf.steer_chain, .mark_base = d.conf.mark_base,
+			.table_base = d.conf.table_base, .rule_pref = d.conf.rule_pref,
+		};
+
+		lock_fd = srv6_instance_lock(&inst, err, sizeof(err));
+		if (lock_fd == -EBUSY) {
+			srv6_log(LOG_ERR, "%s: give each srv6d its own steer-chain, mark-base, "
+				 "table-base and rule-pref", err);
+			goto out_cache;
+		}
+		if (lock_fd < 0)
+			srv6_log(LOG_WARNING, "instance lock: %s (a second srv6d with the same "
+				 "resources would not be detected)", err);
+	}
 	/* Bind every queue first: a second srv6d on the same queues fails
 	 * here (the kernel refuses the bind) before it touches the first
 	 * one's rules and routes, and no rule sends packets to a queue
@@ -763,7 +791,8 @@ int main(int argc, char **argv)
 				 "as ENOBUFS; raise net.core.rmem_max", o.queue, got, want,
 				 o.maxlen);
 	}
-	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
+	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.table_base, d.conf.rule_pref, err,
+			       sizeof(err));
 	if (!d.nh) {
 		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
 		goto out_queues;
@@ -833,6 +862,8 @@ out_queues:
 	srv6_nhctx_close(d.nh);
 out_cache:
 	srv6_cache_destroy(d.cache);
+	if (lock_fd >= 0)
+		close(lock_fd);
 out_conf:
 	srv6_conf_free(&d.conf);
 	free(conf_abs);

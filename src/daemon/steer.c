@@ -433,6 +433,33 @@ static bool rule_is_ours(const char *line, const char *chain)
 	       !strstr(line + 3 + n + 4, " -m ");
 }
 
+/* Whether the PREROUTING rule @line is a plain jump to a chain holding only
+ * srv6d's rules (another srv6d instance's): harmless in front of ours, and
+ * each instance insisting on the top would swap places forever. */
+static bool jump_to_srv6d(const char *text, const char *line)
+{
+	const char *name = line + 17, *p;   /* after "-A PREROUTING -j " */
+	char rule[64];
+
+	if (strncmp(line, "-A PREROUTING -j ", 17) || strchr(name, ' ') ||
+	    !srv6_steer_chain_valid(name))
+		return false;
+	snprintf(rule, sizeof(rule), "\n-A %s ", name);
+	for (p = strstr(text, rule); p; p = strstr(p + 1, rule)) {
+		const char *end = strchr(p + 1, '\n');
+		char buf[512];
+		size_t l = end ? (size_t)(end - p - 1) : strlen(p + 1);
+
+		if (l >= sizeof(buf))
+			return false;
+		memcpy(buf, p + 1, l);
+		buf[l] = '\0';
+		if (!rule_is_ours(buf, name))
+			return false;
+	}
+	return true;
+}
+
 static void raw_view_free(struct raw_view *v)
 {
 	free(v->rules.p);
@@ -443,8 +470,8 @@ static int raw_view(int family, const char *chain, struct raw_view *v, char *err
 {
 	const struct fam_tools *t = tools_for(family);
 	char *const argv[] = { (char *)t->save, "-t", "raw", NULL };
-	char *out, *line, *save, jump[64], decl[64], rule[64];
-	bool seen_pre = false;
+	char *out, *copy, *line, *save, jump[64], decl[64], rule[64];
+	bool blocked = false;
 	int e;
 
 	memset(v, 0, sizeof(*v));
@@ -462,14 +489,22 @@ static int raw_view(int family, const char *chain, struct raw_view *v, char *err
 		raw_view_free(v);
 		return e;
 	}
+	copy = strdup(out);
+	if (!copy) {
+		free(out);
+		raw_view_free(v);
+		srv6_seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "-A PREROUTING ", 14)) {
 			if (!strcmp(line, jump)) {
-				v->jumps++;
-				if (!seen_pre)
+				/* first: nothing but other instances' jumps before it */
+				if (!v->jumps++ && !blocked)
 					v->jump_first = true;
+			} else if (!v->jumps && !jump_to_srv6d(copy, line)) {
+				blocked = true;
 			}
-			seen_pre = true;
 		} else if (!strncmp(line, decl, strlen(decl))) {
 			v->chain = true;
 		} else if (!strncmp(line, rule, strlen(rule))) {
@@ -482,6 +517,7 @@ static int raw_view(int family, const char *chain, struct raw_view *v, char *err
 		}
 	}
 	free(out);
+	free(copy);
 	if (e < 0) {
 		raw_view_free(v);
 		srv6_seterr(err, errlen, "out of memory");
