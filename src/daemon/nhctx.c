@@ -16,7 +16,9 @@
 
 #include <netlink/netlink.h>
 #include <netlink/cache.h>
+#include <netlink/attr.h>
 #include <netlink/handlers.h>
+#include <netlink/msg.h>
 #include <netlink/socket.h>
 #include <netlink/route/route.h>
 #include <netlink/route/rule.h>
@@ -57,6 +59,9 @@ struct srv6_nhctx {
 	size_t nctx, cap;
 	int kerr;          /* errno of the last kernel NLMSG_ERROR, 0 if none */
 	bool committed_once;
+	bool fam_on[2];    /* [0] IPv6, [1] IPv4: gate and blackhole installed */
+	bool fam_ok[2];    /* ... and checked during this sync */
+	uint64_t used[(SRV6_NHCTX_MAX + 1) / 64];  /* context indices in use */
 };
 
 
@@ -175,6 +180,94 @@ static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t
 	return 0;
 }
 
+/*
+ * The gate: "pref PRIO not fwmark BASE/MASK goto PRIO+1", before the context
+ * rules of its family (same preference, added first: the kernel keeps rules
+ * of one preference in insertion order).  A lookup without a mark of srv6d's
+ * range jumps over every context rule to the blackhole rule, which does not
+ * match it either: two srv6d rules crossed, however many contexts.  libnl has
+ * no setter for FIB_RULE_INVERT, so the message is built here.
+ */
+static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
+{
+	struct fib_rule_hdr frh = {
+		.family = (uint8_t)family,
+		.action = FR_ACT_GOTO,
+		.flags = FIB_RULE_INVERT,
+	};
+	struct nl_msg *m = nlmsg_alloc_simple(cmd, flags);
+	int e;
+
+	if (!m)
+		return -ENOMEM;
+	if (nlmsg_append(m, &frh, sizeof(frh), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_u32(m, FRA_PRIORITY, n->prio) < 0 ||
+	    nla_put_u32(m, FRA_FWMARK, n->mark_base) < 0 ||
+	    nla_put_u32(m, FRA_FWMASK, SRV6_NHCTX_MARK_MASK) < 0 ||
+	    nla_put_u32(m, FRA_GOTO, n->prio + 1) < 0) {
+		nlmsg_free(m);
+		return -ENOMEM;
+	}
+	n->kerr = 0;
+	e = nl_send_sync(n->sk, m);   /* frees m */
+	if (e < 0 || n->kerr)
+		return req_errno(n, e);
+	return 0;
+}
+
+static int fam_idx(int family)
+{
+	return family == AF_INET6 ? 0 : 1;
+}
+
+/* Before the first context rule of @family (and once per sync, a repair):
+ * the blackhole, then the gate.  No srv6d rule exists in a family while no
+ * context needs one. */
+static int family_on(struct srv6_nhctx *n, int family)
+{
+	int i = fam_idx(family), e;
+
+	if (n->fam_on[i] && n->fam_ok[i])
+		return 0;
+	e = rule_ensure(n, family, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+			FR_ACT_BLACKHOLE, 0);
+	if (e < 0)
+		return e;
+	e = gate_msg(n, family, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL);
+	if (e < 0 && e != -EEXIST)
+		return e;
+	n->fam_on[i] = n->fam_ok[i] = true;
+	return 0;
+}
+
+/* After contexts went: a family none of them needs loses its gate and its
+ * blackhole.  Returns the first error. */
+static int family_prune(struct srv6_nhctx *n)
+{
+	bool need[2] = { false, false };
+	int ret = 0;
+
+	for (size_t i = 0; i < n->nctx; i++) {
+		need[0] |= ctx_has_v6_rule(&n->ctx[i]);
+		need[1] |= ctx_has_v4_rule(&n->ctx[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		int family = i ? AF_INET : AF_INET6, e;
+
+		if (!n->fam_on[i] || need[i])
+			continue;
+		e = gate_msg(n, family, RTM_DELRULE, 0);
+		if (e < 0 && e != -ENOENT && !ret)
+			ret = e;
+		e = rule_remove(n, family, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+				FR_ACT_BLACKHOLE, 0);
+		if (e < 0 && !ret)
+			ret = e;
+		n->fam_on[i] = n->fam_ok[i] = false;
+	}
+	return ret;
+}
+
 /* ---- adjacency routes ---- */
 
 static bool in6_is_ll(const struct in6_addr *a)
@@ -283,14 +376,18 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 		}
 	}
 	if (ctx_has_v6_rule(c)) {
-		e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
-				FR_ACT_TO_TBL, c->table);
+		e = family_on(n, AF_INET6);
+		if (!e)
+			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
+					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
-				FR_ACT_TO_TBL, c->table);
+		e = family_on(n, AF_INET);
+		if (!e)
+			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
+					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
 	}
@@ -359,19 +456,27 @@ static struct ctx *ctx_find(struct srv6_nhctx *n, const struct ctx *key)
 	return NULL;
 }
 
-/* Smallest index not in use.  O(n^2) in the number of contexts, which are
- * few (one per adjacency or table) and only added at start-up or reload. */
+/* Smallest index not in use: a bitmap walk, at most 1024 words (10,000
+ * contexts took minutes with a scan of the contexts per index). */
 static uint32_t ctx_free_idx(const struct srv6_nhctx *n)
 {
-	for (uint32_t idx = 1; idx <= SRV6_NHCTX_MAX; idx++) {
-		bool taken = false;
+	for (uint32_t w = 0; w < sizeof(n->used) / sizeof(n->used[0]); w++) {
+		uint64_t free_bits = ~n->used[w];
 
-		for (size_t i = 0; i < n->nctx && !taken; i++)
-			taken = n->ctx[i].idx == idx;
-		if (!taken)
-			return idx;
+		if (w == 0)
+			free_bits &= ~1ull;   /* index 0 is no context */
+		if (free_bits)
+			return w * 64 + (uint32_t)__builtin_ctzll(free_bits);
 	}
 	return 0;
+}
+
+static void idx_set(struct srv6_nhctx *n, uint32_t idx, bool on)
+{
+	if (on)
+		n->used[idx / 64] |= 1ull << (idx % 64);
+	else
+		n->used[idx / 64] &= ~(1ull << (idx % 64));
 }
 
 static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
@@ -395,6 +500,7 @@ static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
 	c = &n->ctx[n->nctx++];
 	*c = *key;
 	c->idx = idx;
+	idx_set(n, idx, true);
 	if (ctx_has_table(c))
 		c->table = n->table_base + idx;
 	return c;
@@ -402,6 +508,7 @@ static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
 
 static void ctx_drop(struct srv6_nhctx *n, size_t i)
 {
+	idx_set(n, n->ctx[i].idx, false);
 	n->ctx[i] = n->ctx[--n->nctx];
 }
 
@@ -470,18 +577,6 @@ static int sweep_all(struct srv6_nhctx *n)
 	return s.err;
 }
 
-static int blackholes_install(struct srv6_nhctx *n)
-{
-	int e;
-
-	e = rule_ensure(n, AF_INET6, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
-			FR_ACT_BLACKHOLE, 0);
-	if (e < 0)
-		return e;
-	return rule_ensure(n, AF_INET, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
-			   FR_ACT_BLACKHOLE, 0);
-}
-
 /* ---- public ---- */
 
 struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
@@ -538,16 +633,10 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 		srv6_seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
 		goto out_sock;
 	}
-	e = blackholes_install(n);
-	if (e < 0) {
-		srv6_seterr(err, errlen, "installing fwmark 0x%x/0x%x blackhole rules: %s",
-		       mark_base, SRV6_NHCTX_MARK_MASK, strerror(-e));
-		goto out_sweep;
-	}
+	/* No rule yet: the gate and the blackhole come with the first context
+	 * of their family (family_on). */
 	return n;
 
-out_sweep:
-	sweep_all(n);
 out_sock:
 	nl_socket_free(n->sk);
 out_free:
@@ -619,6 +708,7 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 
 	for (i = 0; i < old; i++)
 		n->ctx[i].pending = false;
+	n->fam_ok[0] = n->fam_ok[1] = false;
 
 	for (i = 0; i < ncfgs; i++) {
 		struct srv6_sid_cfg *cfg = cfgs[i];
@@ -680,10 +770,11 @@ out_revert:
 	 * failure keeps exactly that. */
 	while (n->nctx > old) {
 		ctx_uninstall(n, &n->ctx[n->nctx - 1]);
-		n->nctx--;
+		ctx_drop(n, n->nctx - 1);
 	}
 	for (i = 0; i < old; i++)
 		n->ctx[i].pending = n->ctx[i].committed;
+	(void)family_prune(n);
 	return e;
 }
 
@@ -707,6 +798,12 @@ int srv6_nhctx_gc(struct srv6_nhctx *n)
 		ctx_drop(n, i);
 		removed++;
 	}
+	{
+		int pe = family_prune(n);
+
+		if (pe < 0 && !ret)
+			ret = pe;
+	}
 	return ret < 0 ? ret : removed;
 }
 
@@ -728,6 +825,12 @@ int srv6_nhctx_abort(struct srv6_nhctx *n)
 			ret = e;
 		ctx_drop(n, i);
 		removed++;
+	}
+	{
+		int pe = family_prune(n);
+
+		if (pe < 0 && !ret)
+			ret = pe;
 	}
 	return ret < 0 ? ret : removed;
 }
