@@ -18,10 +18,15 @@
  *   End.T / End.DT6 table N (or vrftable N)   "fwmark M lookup N" (IPv6);
  *   End.DT4 / End.DT46                   the same rule in IPv6 and IPv4.
  *   End, End.B6*, End.DX6 nh6 ::, End.DX4 nh4 0.0.0.0   mark 0 (main table).
- * Plus one rule per family at PRIO + 1, "fwmark MARK_BASE/MARK_MASK
- * blackhole": a context whose table has no route drops the packet instead of
- * falling through to the main table, as the kernel's seg6local does (it
- * uses the blackhole entry when the nexthop/table lookup fails).
+ * Plus, in each family that has a context rule (none at all while no context
+ * needs one), one rule at PRIO + 1, "fwmark MARK_BASE/MARK_MASK blackhole":
+ * a context whose table has no route drops the packet instead of falling
+ * through to the main table, as the kernel's seg6local does (it uses the
+ * blackhole entry when the nexthop/table lookup fails); and the gate, "pref
+ * PRIO not fwmark MARK_BASE/MARK_MASK goto PRIO + 1", added before the
+ * context rules (same preference, kept in insertion order): every lookup
+ * without a mark of srv6d's range crosses two srv6d rules, however many
+ * contexts there are.
  *
  * Known difference from seg6local: the local table (pref 0) is consulted
  * before srv6d's rules, so a packet whose new destination is a local address
@@ -54,8 +59,9 @@ struct srv6_nhctx;
 
 /**
  * srv6_nhctx_open - connect to rtnetlink and remove every rule and route a
- * previous srv6d with the same parameters left behind (crash recovery), then
- * install the per-family blackhole rules.
+ * previous srv6d with the same parameters left behind (crash recovery).
+ * Installs nothing: the gate and blackhole of a family come with its first
+ * context (srv6_nhctx_sync) and go with its last (gc, abort).
  * @mark_base: 0 for SRV6_NHCTX_MARK_BASE; must have its low 16 bits clear.
  * @table_base: 0 for SRV6_NHCTX_TABLE_BASE; base + 0xffff must fit 32 bits
  *              and the range must not contain 0 or 252..255.
