@@ -82,6 +82,9 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.crash.log"; then
 	check "after SIGKILL the chain is still there" bash -c "ip netns exec $NS_RTR ip6tables -t raw -S | grep -q NFQUEUE"
 	write_conf none
 	if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.none.log"; then
+		# srv6d is "ready" once its queue is bound; steering comes after:
+		# wait for its start-up line
+		wait_until 10 grep -q "started:" "$SRV6D_LOG"
 		check "steer none removed the stale chain" \
 			bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q 'SRV6D'"
 		check "and said so" grep -q "removed the stale chain SRV6D" "$SRV6D_LOG"
@@ -92,6 +95,7 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.crash.log"; then
 	# the operator's own rules (srv6_steer_format's text) under steer none stay
 	steer format6 -q 0 -s 2001:db8:ff::1 | in_rtr ip6tables-restore --noflush
 	if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.none2.log"; then
+		wait_until 10 grep -q "started:" "$SRV6D_LOG"
 		check "steer none keeps rules the operator installed" \
 			bash -c "ip netns exec $NS_RTR ip6tables -t raw -S SRV6D | grep -q NFQUEUE"
 		srv6d_stop
