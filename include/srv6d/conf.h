@@ -12,14 +12,33 @@
  *   queue-maxlen N               1..1048576, default 4096
  *   fail-open yes|no             default no
  *   steer auto|none              default auto
- *   encap-source ADDR            IPv6 unicast address; default: the kernel's
- *                                source address selection
+ *   encap-source ADDR            IPv6 global unicast address (not ::, ::1,
+ *                                multicast or link-local); default: ip sr
+ *                                tunsrc, else the kernel's source address
+ *                                selection (include/srv6d/saddr.h)
  *   egress auto|verdict|inject   how results re-enter the kernel (default
  *                                auto): docs/ARCHITECTURE.md
  *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
  *                                queue order; exactly as many as queues
  *   log-level LEVEL              emerg alert crit err warning notice info
  *                                debug (syslog's names); default info
+ *
+ * What srv6d owns in the network namespace, per instance (a second srv6d in
+ * the same namespace needs other values for all four; srv6d refuses to
+ * start while another one holds an overlapping range):
+ *   steer-chain NAME             the raw-table chain of `steer auto`; 1..28 of
+ *                                [A-Za-z0-9_-], not starting with '-';
+ *                                default SRV6D
+ *   mark-base 0xHHHH0000         next-hop context marks base|1..base|0xffff:
+ *                                hex, low 16 bits zero, not 0; default
+ *                                0x6d000000
+ *   table-base N                 adjacency tables N+1..N+65535; 255 ..
+ *                                4294901760 (never 0 or 252..255); default
+ *                                4200000000
+ *   rule-pref N                  ip rule preferences N (contexts) and N+1
+ *                                (blackhole); 1..32764; default 1000
+ * A SID's `table`/`vrftable` may not be 253..255 (default, main, local) nor
+ * fall in srv6d's own table range.
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
  *   route PREFIX encap seg6 mode MODE segs A[,B...]
  *
@@ -33,6 +52,9 @@
  * meaning for the outer source of an encapsulation (include/srv6d/saddr.h);
  * `count` is accepted and ignored (counters are always on).  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
  * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
+ * A sid or route PREFIX inside multicast space (ff00::/8, 224.0.0.0/4) is
+ * refused, as are the SIDs ::/128 and ::1/128 and segments (route segs,
+ * srh segs) that are ::, ::1 or multicast: "segment "ff02::2" is multicast".
  * Two sid lines (or two route lines) for the same prefix and length are an
  * error, however the address is spelled.  Numbers are decimal (no sign,
  * leading zero or hex).  `hmac N` is rejected (HMAC not supported).
@@ -54,7 +76,9 @@
 #include <stdint.h>
 
 #include "headend.h"
+#include "nhctx.h"
 #include "seg6.h"
+#include "steer.h"
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR                  "/etc"     /* the Makefile passes its SYSCONFDIR */
@@ -116,6 +140,10 @@ struct srv6_conf {
 	enum srv6_egress_mode egress;
 	bool has_encap_src;
 	struct in6_addr encap_src;
+	char steer_chain[SRV6_STEER_CHAIN_MAX + 1];  /* default SRV6_STEER_CHAIN */
+	uint32_t mark_base;            /* default SRV6_NHCTX_MARK_BASE */
+	uint32_t table_base;           /* default SRV6_NHCTX_TABLE_BASE */
+	uint32_t rule_pref;            /* default SRV6_NHCTX_RULE_PRIO */
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
@@ -133,8 +161,8 @@ static inline unsigned int srv6_conf_nqueues(const struct srv6_conf *c)
 
 /**
  * srv6_conf_init - set @c to the defaults (queue 0, queue-maxlen 4096,
- * fail-open no, steer auto, no encap-source, no affinity, log-level info,
- * no SIDs or routes).
+ * fail-open no, steer auto, egress auto, no encap-source, no affinity,
+ * log-level info, no SIDs or routes, chain SRV6D and the SRV6_NHCTX_* bases).
  * Allocates nothing; overwrites @c without freeing it.
  */
 void srv6_conf_init(struct srv6_conf *c);

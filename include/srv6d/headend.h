@@ -41,7 +41,8 @@ struct srv6_policy {
 						 source selection ("" none) */
 	/* Filled by the datapath before publishing: */
 	struct in6_addr encap_src;            /* outer source address */
-	int flowlabel_mode;                   /* net.ipv6.seg6_flowlabel */
+	int flowlabel_mode;                   /* net.ipv6.seg6_flowlabel: > 0 hash,
+						 0 copy, < 0 zero (any int) */
 	uint32_t mark;                        /* next-hop context, usually 0 */
 };
 

@@ -122,7 +122,10 @@ void srv6_nfq_close(struct srv6_nfq *q);
  * otherwise it does not block.  Pending verdicts must have been flushed
  * (they point into the buffers this call overwrites): it flushes them itself
  * if needed.  Returns the number of datagrams (> 0), 0 on timeout/nothing
- * pending/ENOBUFS (counted), or -errno.  Owner thread.
+ * pending, or -errno.  An ENOBUFS (the kernel dropped packets it could not
+ * deliver) is counted and the receive retried at once (up to 8 times in a
+ * row, then 0): the error is reported before the messages still queued, so a
+ * non-blocking drain loop "until 0" goes on past it.  Owner thread.
  */
 int srv6_nfq_recv(struct srv6_nfq *q, bool wait);
 
@@ -130,7 +133,9 @@ int srv6_nfq_recv(struct srv6_nfq *q, bool wait);
  * srv6_nfq_next - the next packet of what the last srv6_nfq_recv() got.
  * Returns 1 and fills *@p, or 0 when all are consumed.  Non-packet messages
  * (verdict errors) are counted and skipped; an unparseable packet message is
- * given a DROP verdict here and counted (bad_msgs).  For every packet
+ * given a DROP verdict here and counted (bad_msgs), and so is a packet
+ * message cut by a truncated datagram (MSG_TRUNC) whose packet id was
+ * received (else it is counted in lost_ids).  For every packet
  * returned the caller must call srv6_nfq_verdict() exactly once.
  */
 int srv6_nfq_next(struct srv6_nfq *q, struct srv6_nfq_packet *p);
@@ -164,6 +169,14 @@ void srv6_nfq_rcvbuf(const struct srv6_nfq *q, size_t *want, size_t *got);
 
 /** srv6_nfq_queue - the queue number. */
 uint16_t srv6_nfq_queue(const struct srv6_nfq *q);
+
+/**
+ * srv6_nfq_packet_id - the packet id of the NFQNL_MSG_PACKET message @msg of
+ * which only @len bytes were received (possibly cut anywhere).  Returns 0 and
+ * *@id when the whole NFQA_PACKET_HDR attribute is within them, -ENOENT when
+ * it is not, -EINVAL for another message type or broken attributes.  Pure.
+ */
+int srv6_nfq_packet_id(const void *msg, size_t len, uint32_t *id);
 
 /** srv6_nfq_stats_read - copy the counters (any thread, relaxed loads). */
 void srv6_nfq_stats_read(const struct srv6_nfq *q, struct srv6_nfq_stats *out);

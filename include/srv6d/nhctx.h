@@ -18,13 +18,18 @@
  *   End.T / End.DT6 table N (or vrftable N)   "fwmark M lookup N" (IPv6);
  *   End.DT4 / End.DT46                   the same rule in IPv6 and IPv4.
  *   End, End.B6*, End.DX6 nh6 ::, End.DX4 nh4 0.0.0.0   mark 0 (main table).
- * Plus, per family, "pref PRIO + 1 fwmark MARK_BASE/MARK_MASK unreachable"
- * (a context whose table has no route answers Destination Unreachable
- * instead of falling through to the main table, as the kernel's End.T and
- * End.DT* answer a miss), and the gate "pref 0 fwmark MARK_BASE/MARK_MASK goto
- * PRIO" placed before the host's "lookup local" rule (the local rule is
- * re-added behind it): srv6d's results never reach the local table, which
- * is the kernel's table isolation (docs/NETFILTER-ROUTING.md).
+ * Plus, in each family that has a context rule (none at all while no context
+ * needs one): at PRIO + 1, "fwmark MARK_BASE/MARK_MASK unreachable" (a
+ * context whose table has no route answers Destination Unreachable instead
+ * of falling through to the main table, as the kernel's End.T and End.DT*
+ * answer a miss); the gate "pref PRIO not fwmark MARK_BASE/MARK_MASK goto
+ * PRIO + 1", added before the context rules (same preference, kept in
+ * insertion order), so a lookup without srv6d's mark never walks the
+ * contexts; and the isolation gate "pref 0 fwmark MARK_BASE/MARK_MASK goto
+ * PRIO" placed before the host's "lookup local" rule (the local rule is moved
+ * behind it): srv6d's results never reach the local table, which is the
+ * kernel's table isolation (docs/NETFILTER-ROUTING.md).  A lookup without
+ * srv6d's mark crosses three srv6d rules, however many contexts there are.
  *
  * Everything matching PRIO / PRIO + 1 (and the gate at 0) with a mark in MARK_BASE/MARK_MASK, and
  * every route in tables TABLE_BASE .. TABLE_BASE + 0xffff, belongs to srv6d:
@@ -53,8 +58,9 @@ struct srv6_nhctx;
 
 /**
  * srv6_nhctx_open - connect to rtnetlink and remove every rule and route a
- * previous srv6d with the same parameters left behind (crash recovery), then
- * install the per-family catch-all and gate rules.
+ * previous srv6d with the same parameters left behind (crash recovery).
+ * Installs nothing: the gates and the catch-all of a family come with its first
+ * context (srv6_nhctx_sync) and go with its last (gc, abort).
  * @mark_base: 0 for SRV6_NHCTX_MARK_BASE; must have its low 16 bits clear.
  * @table_base: 0 for SRV6_NHCTX_TABLE_BASE; base + 0xffff must fit 32 bits
  *              and the range must not contain 0 or 252..255.

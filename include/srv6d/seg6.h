@@ -89,7 +89,7 @@ struct srv6_sid_cfg {
 	struct in6_addr segs[SRV6_MAX_SEGS];
 	/* Filled by the datapath before publishing, copied into results: */
 	struct in6_addr encap_src;    /* outer source for End.B6.Encaps* */
-	int flowlabel_mode;           /* net.ipv6.seg6_flowlabel: -1, 0, 1 */
+	int flowlabel_mode;           /* net.ipv6.seg6_flowlabel: > 0 hash, 0 copy, < 0 zero */
 	uint32_t mark;                /* fwmark selecting the next-hop context */
 };
 
@@ -116,6 +116,10 @@ enum srv6_drop {
 	SRV6_DROP_CSID_ARG,      /* NEXT-C-SID argument invalid */
 	SRV6_DROP_UNSUPPORTED,   /* action/flavor not runnable here */
 	SRV6_DROP_LOOP,          /* local SID chain longer than the datapath allows */
+	/* Set by the datapath (never by the engine) for an Echo Request at
+	 * the SID whose reply was not sent: */
+	SRV6_DROP_ICMP_LIMITED,  /* the ICMPv6 rate limit suppressed it */
+	SRV6_DROP_ECHO_IGNORED,  /* net.ipv6.icmp.echo_ignore_all */
 	SRV6_DROP_MAX,
 };
 

@@ -3,13 +3,14 @@
  * steer.h - the netfilter rules that send srv6d's traffic to its queues
  * (`steer auto`).
  *
- * srv6d owns one chain, SRV6D, in the raw table of ip6tables (and of
- * iptables when there are IPv4 policies), jumped to once from raw
- * PREROUTING:
+ * srv6d owns one chain (SRV6D unless the conf's `steer-chain` names another,
+ * so two instances keep apart), in the raw table of ip6tables (and of
+ * iptables when there are IPv4 policies), jumped to once, from the FIRST rule
+ * of raw PREROUTING (a terminal rule before it would bypass srv6d silently):
  *
  *   *raw
  *   :SRV6D - [0:0]
- *   -A PREROUTING -j SRV6D
+ *   -I PREROUTING 1 -j SRV6D
  *   -A SRV6D -i srv6d0 -j ACCEPT
  *   -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
  *   ...
@@ -32,9 +33,18 @@
  * Each install is one `ip6tables-restore --noflush -w` transaction (chain
  * created or flushed and refilled in it, so there is no moment without
  * rules), fed on a pipe to a fork/exec'ed child: no shell.  Before it,
- * `ip6tables-save -t raw` is read to add the PREROUTING jump only if missing
- * (and drop duplicates).  IPv6 and IPv4 are separate transactions.
- * A stale SRV6D chain from a crashed srv6d is simply replaced.
+ * `ip6tables-save -t raw` is read: unless there is exactly one jump and it is
+ * the first PREROUTING rule, every jump is deleted and one inserted at the
+ * top in the same transaction; after it, the position is checked again.
+ * A chain holding any rule srv6d does not write (anything but "-A CHAIN -d
+ * P/L -j NFQUEUE ...") is not srv6d's: install and remove refuse to touch it
+ * (-EEXIST, the rule named).  A stale chain of srv6d's rules from a crashed
+ * srv6d is simply replaced.  IPv6 and IPv4 are separate transactions.
+ *
+ * A marker file SRV6_STEER_STATE_DIR/steer.NETNS.CHAIN exists from before
+ * an install until after a removal: after a crash it tells a `steer none`
+ * start that the chain there is a stale one of a `steer auto` run (and not
+ * rules the operator installed from srv6_steer_format's text).
  *
  * These functions fork and wait: control thread only, never the packet path.
  */
@@ -46,9 +56,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SRV6_STEER_CHAIN "SRV6D"
+#define SRV6_STEER_CHAIN     "SRV6D"       /* default chain name */
+#define SRV6_STEER_CHAIN_MAX 28            /* xtables: 28 characters + NUL */
+#define SRV6_STEER_STATE_DIR "/run/srv6d"
 
 struct srv6_steer_cfg {
+	const char *chain;                     /* NULL: SRV6_STEER_CHAIN */
 	unsigned int queue_first, queue_last;  /* queue_first <= queue_last <= 65535 */
 	bool fail_open;                        /* --queue-bypass */
 	bool cpu_fanout;                       /* --queue-cpu-fanout (several queues only) */
@@ -76,11 +89,34 @@ struct srv6_steer_cfg {
 int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errlen);
 
 /**
- * srv6_steer_remove - remove the PREROUTING jumps and the SRV6D chains of both
- * families; absent chains are not an error.  Returns 0 or -errno.
- * Control thread only.
+ * srv6_steer_remove - remove the PREROUTING jumps and the chains @chain (NULL:
+ * SRV6D) of both families, then the marker; absent chains are not an error,
+ * a chain holding foreign rules is left alone (-EEXIST).  Returns 0 or
+ * -errno with one line in @err.  Control thread only.
  */
-int srv6_steer_remove(char *err, size_t errlen);
+int srv6_steer_remove(const char *chain, char *err, size_t errlen);
+
+/**
+ * srv6_steer_check - compare what is installed with what @cfg installs: the
+ * chain(s), exactly one jump as the first rule of raw PREROUTING, the rules.
+ * Returns 0 when intact, 1 when not (one line in @what saying what differs:
+ * a firewall reload, `nft flush ruleset`, a rule inserted in front), or
+ * -errno (the tool failed).  Control thread only (forks).
+ */
+int srv6_steer_check(const struct srv6_steer_cfg *cfg, char *what, size_t len);
+
+/**
+ * srv6_steer_stale - true when the marker of a `steer auto` install into
+ * @chain (NULL: SRV6D) in this network namespace exists (srv6d stopped
+ * without removing its steering).  Any thread.
+ */
+bool srv6_steer_stale(const char *chain);
+
+/**
+ * srv6_steer_chain_valid - true if @name is a chain name srv6d accepts: 1 to
+ * SRV6_STEER_CHAIN_MAX of [A-Za-z0-9_-], not starting with '-'.  Pure.
+ */
+bool srv6_steer_chain_valid(const char *name);
 
 /**
  * srv6_steer_restore - feed @text (restore format, any tables) to

@@ -16,7 +16,9 @@
  *                             next-hop context (when not 0)
  *   engine drop               NF_DROP (SID/policy errors + drop reason)
  *   ICMP                      ICMPv6 sent from the worker, then NF_DROP
- *                             (an Echo Reply counts as success)
+ *                             (an Echo Reply sent counts as success; one
+ *                             rate limited or under echo_ignore_all as an
+ *                             error, drops[icmp-limited / echo-ignored])
  *   no SID/policy (reload race, or a rule steering more than srv6d serves)
  *                             NF_ACCEPT unchanged, "miss"
  *   not parseable             NF_DROP, "malformed"
@@ -71,6 +73,7 @@ struct srv6_worker_stats {
 	uint64_t icmp_sent;
 	uint64_t icmp_limited;   /* suppressed by the rate limit */
 	uint64_t icmp_failed;    /* not answerable / no socket / send error */
+	uint64_t icmp_ignored;   /* Echo Reply not sent: echo_ignore_all */
 	uint64_t batches;        /* receive batches processed */
 	uint64_t injected;       /* results handed to the injection egress
 				    (the original got NF_DROP: consumed) */
@@ -96,6 +99,8 @@ struct srv6_worker {
 	bool running;
 	int stop;                /* atomic flag */
 	uint64_t heartbeat;      /* atomic: loop iterations (the watchdog's liveness) */
+	int failed;              /* atomic: -errno when the worker stopped on
+				    its own (see srv6_worker_failed) */
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
 };
@@ -123,6 +128,15 @@ static inline uint64_t srv6_worker_heartbeat(const struct srv6_worker *w)
 {
 	return __atomic_load_n(&w->heartbeat, __ATOMIC_RELAXED);
 }
+
+/**
+ * srv6_worker_failed - 0 while @w runs (or was stopped by srv6_worker_stop),
+ * -errno when its thread ended on its own because its queue socket became
+ * unusable (EBADF, ENOTSOCK): the queue is then bound but unread, and the
+ * caller must not go on as if it were served (srv6d logs and exits non-zero).
+ * Any thread.
+ */
+int srv6_worker_failed(const struct srv6_worker *w);
 
 /** srv6_worker_stats_read - copy @w's counters (any thread). */
 void srv6_worker_stats_read(const struct srv6_worker *w, struct srv6_worker_stats *out);

@@ -72,8 +72,8 @@ int srv6_policy_check(const struct srv6_policy *pol, const char **why)
 		msg = "empty segment list";
 	else if (pol->nsegs > SRV6_MAX_SEGS)
 		msg = "too many segments";
-	else if (pol->flowlabel_mode < -1 || pol->flowlabel_mode > 1)
-		msg = "flowlabel mode must be -1, 0 or 1";
+	/* Any flowlabel_mode is valid: the kernel's seg6_make_flowlabel()
+	 * hashes for > 0, copies for 0, gives 0 for < 0. */
 	if (why)
 		*why = msg;
 	return msg ? -EINVAL : 0;
@@ -195,7 +195,7 @@ int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	if (pkt->len + (size_t)srhlen > IP6_PLEN_MAX)
 		return -EMSGSIZE;
 
-	/* seg6_make_flowlabel() */
+	/* seg6_make_flowlabel(): > 0 hash, 0 copy (IPv6 inner), < 0 zero */
 	in6 = inner_ipv6(pkt, proto);
 	if (flowlabel_mode > 0)
 		fl = srv6_flowlabel_hash(pkt->data, pkt->len, proto);

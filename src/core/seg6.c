@@ -640,6 +640,8 @@ static const char *const drop_names[SRV6_DROP_MAX] = {
 	[SRV6_DROP_CSID_ARG] = "csid-arg",
 	[SRV6_DROP_UNSUPPORTED] = "unsupported",
 	[SRV6_DROP_LOOP] = "loop",
+	[SRV6_DROP_ICMP_LIMITED] = "icmp-limited",
+	[SRV6_DROP_ECHO_IGNORED] = "echo-ignored",
 };
 _Static_assert(ARRAY_SIZE(drop_names) == SRV6_DROP_MAX, "drop names");
 

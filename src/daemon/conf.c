@@ -179,6 +179,36 @@ static int parse_prefix(int family, const char *s, void *addr, uint8_t *plen)
 	return PFX_OK;
 }
 
+/* What makes @a unusable as a unicast address srv6d sends to or from
+ * ("multicast", "unspecified", "loopback", "link-local" when @no_ll), or
+ * NULL when it is fine. */
+static const char *not_unicast6(const struct in6_addr *a, bool no_ll)
+{
+	if (IN6_IS_ADDR_MULTICAST(a))
+		return "multicast";
+	if (IN6_IS_ADDR_UNSPECIFIED(a))
+		return "unspecified";
+	if (IN6_IS_ADDR_LOOPBACK(a))
+		return "loopback";
+	if (no_ll && IN6_IS_ADDR_LINKLOCAL(a))
+		return "link-local";
+	return NULL;
+}
+
+/* A SID or policy prefix inside multicast space (ff00::/8, 224.0.0.0/4):
+ * steering it would hand the host's multicast (ND, MLD...) to srv6d. */
+static int prefix_multicast(int family, const void *addr, const char *what, const char *s,
+			    struct errbuf *e)
+{
+	const uint8_t *b = addr;
+	struct qtok qb;
+
+	if (family == AF_INET6 ? b[0] != 0xff : (b[0] & 0xf0) != 0xe0)
+		return 0;
+	seterr(e, "%s prefix %s is multicast", what, q(&qb, s));
+	return -EINVAL;
+}
+
 static int prefix_err(int rc, const char *what, const char *s, struct errbuf *e)
 {
 	struct qtok qb;
@@ -204,7 +234,7 @@ static int parse_seglist(const char *s, struct in6_addr *segs, unsigned int *nse
 	char buf[INET6_ADDRSTRLEN + 1];
 	struct qtok qb;
 	unsigned int n = 0;
-	const char *p = s;
+	const char *p = s, *why;
 
 	for (;;) {
 		const char *comma = strchr(p, ',');
@@ -230,6 +260,11 @@ static int parse_seglist(const char *s, struct in6_addr *segs, unsigned int *nse
 		buf[l] = '\0';
 		if (inet_pton(AF_INET6, buf, &segs[n]) != 1) {
 			seterr(e, "bad segment %s", q(&qb, buf));
+			return -EINVAL;
+		}
+		/* A segment is a destination packets are routed to. */
+		if ((why = not_unicast6(&segs[n], false))) {
+			seterr(e, "segment %s is %s", q(&qb, buf), why);
 			return -EINVAL;
 		}
 		n++;
@@ -693,6 +728,12 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 	rc = parse_prefix(AF_INET6, argv[0], prefix, plen);
 	if (rc != PFX_OK)
 		return prefix_err(rc, "SID", argv[0], &e);
+	if (prefix_multicast(AF_INET6, prefix, "SID", argv[0], &e))
+		return -EINVAL;
+	if (*plen == 128 && not_unicast6(prefix, false)) {
+		seterr(&e, "SID %s is %s", q(&qb, argv[0]), not_unicast6(prefix, false));
+		return -EINVAL;
+	}
 
 	for (i = 1; i < argc;) {
 		const char *w = argv[i];
@@ -854,6 +895,8 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 	rc = parse_prefix(r->family, argv[0], &r->prefix, &r->plen);
 	if (rc != PFX_OK)
 		return prefix_err(rc, "route", argv[0], &e);
+	if (prefix_multicast(r->family, &r->prefix, "route", argv[0], &e))
+		return -EINVAL;
 
 	for (i = 1; i < argc;) {
 		const char *w = argv[i];
@@ -1051,6 +1094,7 @@ struct conf_ctx {
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
 	unsigned int has_egress;
 	unsigned int has_loglevel;
+	unsigned int has_chain, has_markbase, has_tablebase, has_rulepref;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -1179,16 +1223,80 @@ static int g_loglevel(struct conf_ctx *x, char **argv)
 	return 0;
 }
 
+static int g_chain(struct conf_ctx *x, char **argv)
+{
+	const char *s = argv[1];
+	size_t n = strlen(s);
+	struct qtok qb;
+	bool ok = n >= 1 && n <= SRV6_STEER_CHAIN_MAX && s[0] != '-';
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+		     (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-';
+	if (!ok) {
+		seterr(&x->e, "bad chain name %s for steer-chain (1..%d of A-Z a-z 0-9 _ -)",
+		       q(&qb, s), SRV6_STEER_CHAIN_MAX);
+		return -EINVAL;
+	}
+	memcpy(x->c->steer_chain, s, n + 1);
+	return 0;
+}
+
+/* 0xHHHH0000: the only hex number of the file (marks are read in hex). */
+static int g_markbase(struct conf_ctx *x, char **argv)
+{
+	const char *s = argv[1];
+	unsigned long long v = 0;
+	struct qtok qb;
+	size_t n = strlen(s);
+
+	if (n < 3 || n > 10 || s[0] != '0' || s[1] != 'x' || strspn(s + 2, "0123456789abcdefABCDEF") != n - 2) {
+		seterr(&x->e, "bad mark %s for mark-base (0x followed by up to 8 hex digits)", q(&qb, s));
+		return -EINVAL;
+	}
+	v = strtoull(s + 2, NULL, 16);
+	if (!v || (v & 0xffff)) {
+		seterr(&x->e, "mark-base %s must be non-zero with its low 16 bits clear", q(&qb, s));
+		return -EINVAL;
+	}
+	x->c->mark_base = (uint32_t)v;
+	return 0;
+}
+
+static int g_tablebase(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	/* base+1 .. base+0xffff: never 0 or 252..255, within 32 bits */
+	if (parse_num("table-base", argv[1], 255, 0xffffffffull - SRV6_NHCTX_MAX, &v, &x->e))
+		return -EINVAL;
+	x->c->table_base = (uint32_t)v;
+	return 0;
+}
+
+static int g_rulepref(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	/* N and N + 1, both before the main table's rule (32766) */
+	if (parse_num("rule-pref", argv[1], 1, 32764, &v, &x->e))
+		return -EINVAL;
+	x->c->rule_pref = (uint32_t)v;
+	return 0;
+}
+
 static int g_src(struct conf_ctx *x, char **argv)
 {
 	struct in6_addr a;
 	struct qtok qb;
+	const char *why;
 
 	if (parse_addr6("encap-source", argv[1], &a, &x->e))
 		return -EINVAL;
-	if (IN6_IS_ADDR_UNSPECIFIED(&a) || IN6_IS_ADDR_MULTICAST(&a) ||
-	    IN6_IS_ADDR_LOOPBACK(&a)) {
-		seterr(&x->e, "encap-source %s is not a unicast address", q(&qb, argv[1]));
+	/* The outer source of packets routed off-link: not link-local. */
+	if ((why = not_unicast6(&a, true))) {
+		seterr(&x->e, "encap-source %s is not a global unicast address (%s)",
+		       q(&qb, argv[1]), why);
 		return -EINVAL;
 	}
 	x->c->has_encap_src = true;
@@ -1342,6 +1450,10 @@ static const struct global_kw {
 	{ "steer",        offsetof(struct conf_ctx, has_steer),    g_steer },
 	{ "egress",       offsetof(struct conf_ctx, has_egress),   g_egress },
 	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
+	{ "steer-chain",  offsetof(struct conf_ctx, has_chain),    g_chain },
+	{ "mark-base",    offsetof(struct conf_ctx, has_markbase), g_markbase },
+	{ "table-base",   offsetof(struct conf_ctx, has_tablebase), g_tablebase },
+	{ "rule-pref",    offsetof(struct conf_ctx, has_rulepref), g_rulepref },
 	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
 	{ "log-level",    offsetof(struct conf_ctx, has_loglevel), g_loglevel },
 };
@@ -1375,9 +1487,38 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 }
 
 /* Cross-line checks; sets x->line to the line the error belongs to. */
+/* A SID's table or vrftable @t against srv6d's own tables. */
+static int table_clash(struct conf_ctx *x, const char *kw, uint32_t t)
+{
+	uint64_t lo = (uint64_t)x->c->table_base + 1, hi = (uint64_t)x->c->table_base + SRV6_NHCTX_MAX;
+
+	if (t >= 253 && t <= 255) {
+		seterr(&x->e, "%s %u is a reserved table (253 default, 254 main, 255 local)", kw, t);
+		return -EINVAL;
+	}
+	if (t >= lo && t <= hi) {
+		seterr(&x->e, "%s %u is inside srv6d's own table range %llu-%llu (table-base)", kw, t,
+		       (unsigned long long)lo, (unsigned long long)hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int conf_finish(struct conf_ctx *x)
 {
 	unsigned int nq = srv6_conf_nqueues(x->c);
+
+	/* After the whole file: table-base may come after the SIDs. */
+	for (size_t i = 0; i < x->c->nsids; i++) {
+		const struct srv6_sid_cfg *cfg = &x->c->sids[i].cfg;
+
+		x->line = x->c->sids[i].line;
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_TABLE)) && table_clash(x, "table", cfg->table))
+			return -EINVAL;
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+		    table_clash(x, "vrftable", cfg->vrftable))
+			return -EINVAL;
+	}
 
 	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
 		x->line = x->has_cpu;
@@ -1426,6 +1567,10 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->fail_open = false;
 	c->steer = SRV6_STEER_AUTO;
 	c->log_level = LOG_INFO;
+	snprintf(c->steer_chain, sizeof(c->steer_chain), "%s", SRV6_STEER_CHAIN);
+	c->mark_base = SRV6_NHCTX_MARK_BASE;
+	c->table_base = SRV6_NHCTX_TABLE_BASE;
+	c->rule_pref = SRV6_NHCTX_RULE_PRIO;
 }
 
 void srv6_conf_free(struct srv6_conf *c)

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,38 +24,57 @@
 #include "srv6d/icmp6.h"
 #include "srv6d/icmp_tx.h"
 
-#define PEER_SLOTS        1024       /* per-destination buckets, direct mapped */
+/*
+ * Per-destination buckets: PEER_SETS sets of PEER_WAYS entries, the set
+ * chosen by SipHash-2-4 of the address under a random per-sender key (an
+ * attacker cannot aim sources at a victim's set), the least recently used
+ * way of a full set replaced.  Bounded memory, no allocation per packet.
+ */
+#define PEER_SETS         256
+#define PEER_WAYS         4
 #define PEER_REFRESH_MS   30000      /* re-read the route's prefix length */
 #define XRLIM_BURST_FACTOR 6         /* net/ipv4/inetpeer.c */
-_Static_assert((PEER_SLOTS & (PEER_SLOTS - 1)) == 0, "PEER_SLOTS must be a power of 2");
+#define NL_POLL_MAX       16         /* route answers read per send, at most */
+#define ECHO_MAX          65535      /* an Echo Reply takes the whole data */
+_Static_assert((PEER_SETS & (PEER_SETS - 1)) == 0, "PEER_SETS must be a power of 2");
+_Static_assert(PEER_SETS * PEER_WAYS <= 4096, "peer index must fit 12 bits of a seq");
 
 struct peer {
 	struct in6_addr addr;
 	int64_t last_ms;        /* token refill time (kernel: rate_last) */
 	int64_t tokens_ms;      /* kernel: rate_tokens, in ms instead of jiffies */
-	int64_t looked_up_ms;   /* when tmo was computed from the route */
+	int64_t used_ms;        /* last use, for the LRU replacement */
+	int64_t looked_up_ms;   /* when the route lookup was asked for */
+	uint32_t seq;           /* of the route lookup in flight, 0 none */
 	int32_t tmo_ms;         /* -1: loopback route, unlimited */
 	bool valid;
 };
 
+/* Sysctls another thread changed (srv6_icmp_tx_sysctls_changed). */
+static unsigned int sysctl_gen;
+
 struct srv6_icmp_tx {
 	int fd;
-	struct mnl_socket *nl;      /* route lookups for the per-peer timeout */
+	struct mnl_socket *nl;      /* route lookups for the per-peer timeout,
+				       non-blocking: never waited for */
 	unsigned int nl_portid, nl_seq;
 	/* sysctls */
+	unsigned int gen;           /* sysctl_gen they were read at */
+	unsigned int share;         /* workers sharing the global rate */
 	uint8_t ratemask[32];       /* bit per ICMPv6 type: rate limited */
 	int ratelimit_ms;           /* net.ipv6.icmp.ratelimit */
+	int echo_ignore_all;        /* net.ipv6.icmp.echo_ignore_all */
 	int msgs_per_sec, msgs_burst; /* net.ipv4.icmp_msgs_*, divided by the share */
 	int sys_per_sec, sys_burst;
 	/* global bucket (kernel: icmp_global_credit / icmp_global_stamp) */
 	int64_t credit;
 	int64_t stamp_ms;
 	uint64_t rng;
+	uint64_t key[2];            /* SipHash key of the peer table */
 	int lo_ifindex;
-	struct peer peers[PEER_SLOTS];
-	uint8_t buf[SRV6_ICMP6_MAX];
+	struct peer peers[PEER_SETS * PEER_WAYS];
+	uint8_t buf[ECHO_MAX];
 };
-
 
 static int64_t now_ms(void)
 {
@@ -172,20 +192,58 @@ static void global_consume(struct srv6_icmp_tx *t)
 	t->credit -= rnd(t) % 3;
 }
 
-/*
- * Prefix length and device of the route toward @dst (RTM_GETROUTE with
- * RTM_F_FIB_MATCH returns the FIB entry itself).  Returns the per-peer
- * timeout in ms, -1 for a loopback route (not limited), or -errno.
- */
-static int route_tmo(struct srv6_icmp_tx *t, const struct in6_addr *dst, int ifindex)
+#define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND \
+	do { \
+		v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32); \
+		v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2; \
+		v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0; \
+		v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32); \
+	} while (0)
+
+/* SipHash-2-4 of the 16 address bytes under @k. */
+static uint64_t siphash_addr(const uint64_t k[2], const struct in6_addr *a)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint64_t v0 = 0x736f6d6570736575ULL ^ k[0], v1 = 0x646f72616e646f6dULL ^ k[1];
+	uint64_t v2 = 0x6c7967656e657261ULL ^ k[0], v3 = 0x7465646279746573ULL ^ k[1];
+	uint64_t m[2], b = (uint64_t)16 << 56;
+
+	memcpy(m, a, sizeof(m));
+	for (int i = 0; i < 2; i++) {
+		v3 ^= m[i];
+		SIPROUND;
+		SIPROUND;
+		v0 ^= m[i];
+	}
+	v3 ^= b;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= b;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/*
+ * Ask for the route toward @dst (RTM_GETROUTE with RTM_F_FIB_MATCH returns
+ * the FIB entry itself) on the non-blocking socket, for peer @idx.  The
+ * kernel answers within the send, so the answer is normally read right after
+ * by route_poll(); a missing one is never waited for.
+ */
+static void route_request(struct srv6_icmp_tx *t, unsigned int idx, const struct in6_addr *dst,
+			  int ifindex)
+{
+	char buf[256] __attribute__((aligned(8)));
+	struct peer *p = &t->peers[idx];
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
-	unsigned int seq = ++t->nl_seq;
-	int plen = -1, oif = 0, tmo;
-	ssize_t r;
+	uint32_t seq = (++t->nl_seq << 12) | idx;
 
+	if (!seq)
+		seq = (++t->nl_seq << 12) | idx;
 	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = RTM_GETROUTE;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
@@ -197,73 +255,112 @@ static int route_tmo(struct srv6_icmp_tx *t, const struct in6_addr *dst, int ifi
 	mnl_attr_put(nlh, RTA_DST, sizeof(*dst), dst);
 	if (ifindex)
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)ifindex);
-	if (mnl_socket_sendto(t->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		r = mnl_socket_recvfrom(t->nl, buf, sizeof(buf));
-		if (r < 0)
-			return -errno;
-		nlh = (struct nlmsghdr *)buf;
-		if (!mnl_nlmsg_ok(nlh, (int)r))
-			return -EIO;
-		if (nlh->nlmsg_seq != seq)
-			continue; /* a stale answer to an earlier, timed out request */
-		break;
-	}
+	p->looked_up_ms = now_ms();
+	if (send(mnl_socket_get_fd(t->nl), nlh, nlh->nlmsg_len, MSG_DONTWAIT) < 0)
+		return;   /* full timeout meanwhile; asked again at the next refresh */
+	p->seq = seq;
+}
+
+/* The per-peer timeout of one route answer: -1 for a loopback route (not
+ * limited), ratelimit shifted by the prefix length otherwise, -errno. */
+static int route_tmo(const struct srv6_icmp_tx *t, const struct nlmsghdr *nlh)
+{
+	const struct rtmsg *rtm;
+	const struct nlattr *a;
+	int oif = 0, tmo;
+
 	if (nlh->nlmsg_type == NLMSG_ERROR) {
 		const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 
 		return e->error ? e->error : -EIO;
 	}
-	if (nlh->nlmsg_type != RTM_NEWROUTE)
+	if (nlh->nlmsg_type != RTM_NEWROUTE || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
 		return -EIO;
 	rtm = mnl_nlmsg_get_payload(nlh);
-	plen = rtm->rtm_dst_len;
-	{
-		const struct nlattr *a;
-
-		mnl_attr_for_each(a, nlh, sizeof(*rtm))
-			if (mnl_attr_get_type(a) == RTA_OIF &&
-			    mnl_attr_validate(a, MNL_TYPE_U32) == 0)
-				oif = (int)mnl_attr_get_u32(a);
-	}
+	mnl_attr_for_each(a, nlh, sizeof(*rtm))
+		if (mnl_attr_get_type(a) == RTA_OIF && mnl_attr_validate(a, MNL_TYPE_U32) == 0)
+			oif = (int)mnl_attr_get_u32(a);
 	if (rtm->rtm_type == RTN_LOCAL || (oif && oif == t->lo_ifindex))
 		return -1;
 	tmo = t->ratelimit_ms;
-	if (plen < 128)
-		tmo >>= (128 - plen) >> 5;
+	if (rtm->rtm_dst_len < 128)
+		tmo >>= (128 - rtm->rtm_dst_len) >> 5;
 	return tmo;
 }
 
+/* Apply the route answers that are there, without waiting (bounded). */
+static void route_poll(struct srv6_icmp_tx *t)
+{
+	char buf[8192] __attribute__((aligned(8)));
+
+	for (int i = 0; i < NL_POLL_MAX; i++) {
+		ssize_t r = recv(mnl_socket_get_fd(t->nl), buf, sizeof(buf), MSG_DONTWAIT);
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+		int len = (int)r;
+
+		if (r < 0) {
+			if (errno == EINTR || errno == ENOBUFS)
+				continue;
+			return;   /* EAGAIN: nothing more */
+		}
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			struct peer *p = &t->peers[nlh->nlmsg_seq & 0xfff];
+			int tmo;
+
+			if (!nlh->nlmsg_seq || p->seq != nlh->nlmsg_seq)
+				continue;   /* an answer for an entry since replaced */
+			p->seq = 0;
+			tmo = route_tmo(t, nlh);
+			p->tmo_ms = tmo == -1 ? -1 : tmo < 0 ? t->ratelimit_ms : tmo;
+		}
+	}
+}
+
+/* The entry of @dst: its own, else a free or the least recently used way of
+ * its set, reset as inet_getpeer() creates one.  Returns the index. */
+static unsigned int peer_get(struct srv6_icmp_tx *t, const struct in6_addr *dst, int64_t now,
+			     bool *fresh)
+{
+	unsigned int set = (unsigned int)siphash_addr(t->key, dst) & (PEER_SETS - 1);
+	unsigned int base = set * PEER_WAYS, victim = base;
+	struct peer *p;
+
+	*fresh = false;
+	for (unsigned int i = base; i < base + PEER_WAYS; i++) {
+		p = &t->peers[i];
+		if (p->valid && !memcmp(&p->addr, dst, sizeof(*dst)))
+			return i;
+		if (!p->valid || (t->peers[victim].valid && p->used_ms < t->peers[victim].used_ms))
+			victim = i;
+	}
+	p = &t->peers[victim];
+	memset(p, 0, sizeof(*p));
+	p->valid = true;
+	p->addr = *dst;
+	p->last_ms = now - 60000;  /* inet_getpeer(): rate_last = jiffies - 60 * HZ */
+	p->tmo_ms = t->ratelimit_ms;   /* until the route answer: the full timeout */
+	*fresh = true;
+	return victim;
+}
+
 /* icmpv6_xrlim_allow()'s per-destination part, with inet_peer_xrlim_allow()'s
- * token bucket.  A failed route lookup falls back to the full timeout. */
+ * token bucket.  Never blocks: the route's prefix length arrives through
+ * route_poll(); until then (or when the lookup fails) the full timeout. */
 static bool peer_allow(struct srv6_icmp_tx *t, const struct in6_addr *dst, int ifindex,
 		       int64_t now)
 {
-	uint32_t h = 0;
+	unsigned int idx;
 	struct peer *p;
 	int64_t token;
+	bool fresh;
 
-	for (int i = 0; i < 4; i++) {
-		uint32_t w;
-
-		memcpy(&w, &dst->s6_addr[i * 4], 4);
-		h = (h ^ w) * 0x9e3779b1u;
-	}
-	p = &t->peers[(h >> 16) & (PEER_SLOTS - 1)];
-	if (!p->valid || memcmp(&p->addr, dst, sizeof(*dst))) {
-		p->valid = true;
-		p->addr = *dst;
-		p->tokens_ms = 0;
-		p->last_ms = now - 60000; /* inet_getpeer(): rate_last = jiffies - 60 * HZ */
-		p->looked_up_ms = now - PEER_REFRESH_MS - 1;
-	}
-	if (now - p->looked_up_ms > PEER_REFRESH_MS) {
-		int tmo = route_tmo(t, dst, ifindex);
-
-		p->tmo_ms = tmo == -1 ? -1 : tmo < 0 ? t->ratelimit_ms : tmo;
-		p->looked_up_ms = now;
-	}
+	idx = peer_get(t, dst, now, &fresh);
+	p = &t->peers[idx];
+	p->used_ms = now;
+	if (fresh || (!p->seq && now - p->looked_up_ms > PEER_REFRESH_MS))
+		route_request(t, idx, dst, ifindex);
+	if (p->seq)
+		route_poll(t);
 	if (p->tmo_ms < 0)
 		return true;
 	token = p->tokens_ms + (now - p->last_ms);
@@ -276,6 +373,26 @@ static bool peer_allow(struct srv6_icmp_tx *t, const struct in6_addr *dst, int i
 	}
 	p->tokens_ms = token;
 	return false;
+}
+
+/* The sysctls of the calling thread's netns, the global share applied. */
+static void read_sysctls(struct srv6_icmp_tx *t)
+{
+	t->gen = __atomic_load_n(&sysctl_gen, __ATOMIC_ACQUIRE);
+	read_ratemask(t->ratemask);
+	t->ratelimit_ms = read_int("/proc/sys/net/ipv6/icmp/ratelimit", 1000);
+	t->echo_ignore_all = read_int("/proc/sys/net/ipv6/icmp/echo_ignore_all", 0);
+	t->sys_per_sec = read_int("/proc/sys/net/ipv4/icmp_msgs_per_sec", 1000);
+	t->sys_burst = read_int("/proc/sys/net/ipv4/icmp_msgs_burst", 50);
+	srv6_icmp_tx_set_share(t, t->share);
+	/* Timeouts derive from ratelimit: look every route up again. */
+	for (unsigned int i = 0; i < PEER_SETS * PEER_WAYS; i++)
+		t->peers[i].valid = false;
+}
+
+void srv6_icmp_tx_sysctls_changed(void)
+{
+	__atomic_add_fetch(&sysctl_gen, 1, __ATOMIC_RELEASE);
 }
 
 struct srv6_icmp_tx *srv6_icmp_tx_open(char *err, size_t errlen)
@@ -310,26 +427,16 @@ struct srv6_icmp_tx *srv6_icmp_tx_open(char *err, size_t errlen)
 	}
 	setsockopt(t->fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof(small));
 
-	t->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	t->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (!t->nl || mnl_socket_bind(t->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
 		e = errno;
 		srv6_seterr(err, errlen, "rtnetlink: %s", strerror(e));
 		goto out_nl;
 	}
-	{
-		/* A lost answer must not block a worker for long. */
-		struct timeval tv = { .tv_sec = 0, .tv_usec = 100000 };
-
-		setsockopt(mnl_socket_get_fd(t->nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	}
 	t->nl_portid = mnl_socket_get_portid(t->nl);
 
-	read_ratemask(t->ratemask);
-	t->ratelimit_ms = read_int("/proc/sys/net/ipv6/icmp/ratelimit", 1000);
-	t->sys_per_sec = read_int("/proc/sys/net/ipv4/icmp_msgs_per_sec", 1000);
-	t->sys_burst = read_int("/proc/sys/net/ipv4/icmp_msgs_burst", 50);
-	t->msgs_per_sec = t->sys_per_sec;
-	t->msgs_burst = t->sys_burst;
+	t->share = 1;
+	read_sysctls(t);
 	t->credit = 0;
 	t->stamp_ms = now_ms() - 1000;
 	t->lo_ifindex = 1;
@@ -340,6 +447,11 @@ struct srv6_icmp_tx *srv6_icmp_tx_open(char *err, size_t errlen)
 		t->rng = ((uint64_t)ts.tv_nsec << 20) ^ (uint64_t)(uintptr_t)t ^ 0x9e3779b97f4a7c15ULL;
 		if (!t->rng)
 			t->rng = 1;
+	}
+	/* The peer table's hash key: unpredictable, or its sets can be aimed at. */
+	if (getrandom(t->key, sizeof(t->key), GRND_NONBLOCK) != sizeof(t->key)) {
+		t->key[0] = t->rng ^ (uint64_t)getpid() << 32;
+		t->key[1] = rnd(t) | (uint64_t)rnd(t) << 32;
 	}
 	return t;
 
@@ -358,6 +470,7 @@ void srv6_icmp_tx_set_share(struct srv6_icmp_tx *t, unsigned int nworkers)
 {
 	if (!nworkers)
 		nworkers = 1;
+	t->share = nworkers;
 	t->msgs_per_sec = t->sys_per_sec / (int)nworkers;
 	t->msgs_burst = t->sys_burst / (int)nworkers;
 	if (t->msgs_per_sec < 1 && t->sys_per_sec > 0)
@@ -388,6 +501,14 @@ int srv6_icmp_tx_send_if(struct srv6_icmp_tx *t, const struct srv6_icmp *icmp,
 	int64_t now;
 	int n;
 
+	if (__atomic_load_n(&sysctl_gen, __ATOMIC_RELAXED) != t->gen)
+		read_sysctls(t);
+	/* icmpv6_rcv(): no Echo Reply at all with echo_ignore_all. */
+	if (icmp->type == ICMP6_ECHO_REPLY && t->echo_ignore_all)
+		return -EACCES;
+	/* Errors stop at 1280 bytes by themselves; an Echo Reply takes the
+	 * whole data (RFC 4443 4.2), fragmented by the kernel to the path MTU
+	 * as its own replies are. */
 	n = srv6_icmp6_build(icmp, orig, len, t->buf, sizeof(t->buf), &src, &dst);
 	if (n < 0)
 		return n;

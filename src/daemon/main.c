@@ -31,13 +31,16 @@
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
 #include "srv6d/egress.h"
+#include "srv6d/icmp_tx.h"
 #include "srv6d/inject.h"
+#include "srv6d/instance.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
-#include "srv6d/saddr.h"
 #include "srv6d/preflight.h"
+#include "srv6d/saddr.h"
 #include "srv6d/service.h"
+#include "srv6d/statsfile.h"
 #include "srv6d/steer.h"
 #include "srv6d/worker.h"
 
@@ -63,11 +66,19 @@ struct daemon {
 	unsigned int nworkers;
 	struct srv6_worker *workers;
 	bool steered;                   /* our rules are installed */
+	uint64_t steer_repairs;         /* steering found changed and reinstalled */
+	int64_t next_steer_check;       /* CLOCK_MONOTONIC seconds */
 	int flowlabel_mode;
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
 };
+
+/* The chain srv6d's steering lives in. */
+static const char *steer_chain(const struct daemon *d)
+{
+	return d->conf.steer_chain;
+}
 
 /* One row per option: getopt_long's table and the usage text come from it. */
 static const struct opt_row {
@@ -326,58 +337,81 @@ out_free:
 	return r;
 }
 
-/* Install srv6d's steering rules for @c (steer auto) or remove them. */
-static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+/* The steering of @c as srv6_steer_cfg (arrays malloc'ed: steer_cfg_free). */
+static int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
+			  struct srv6_steer_cfg *sc)
 {
-	struct srv6_steer_cfg sc = {
+	struct in6_addr *s6, *p6;
+	struct in_addr *p4;
+	uint8_t *sl, *pl6, *pl4;
+
+	*sc = (struct srv6_steer_cfg){
+		.chain = steer_chain(d),
 		.queue_first = d->conf.queue_first,   /* the bound queues */
 		.queue_last = d->conf.queue_last,
 		.fail_open = d->conf.fail_open,
 		.inject_dev = d->injdev.ifindex ? d->injdev.name : NULL,
 	};
-	struct in6_addr *s6 = NULL, *p6 = NULL;
-	struct in_addr *p4 = NULL;
-	uint8_t *sl = NULL, *pl6 = NULL, *pl4 = NULL;
-	int r = -ENOMEM;
-
-	if (c->steer != SRV6_STEER_AUTO) {
-		if (!d->steered)
-			return 0;
-		r = srv6_steer_remove(err, errlen);
-		if (r == 0)
-			d->steered = false;
-		return r;
-	}
-	s6 = calloc(c->nsids + 1, sizeof(*s6));
-	sl = calloc(c->nsids + 1, 1);
-	p6 = calloc(c->nroutes + 1, sizeof(*p6));
-	pl6 = calloc(c->nroutes + 1, 1);
-	p4 = calloc(c->nroutes + 1, sizeof(*p4));
-	pl4 = calloc(c->nroutes + 1, 1);
-	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4) {
-		snprintf(err, errlen, "out of memory");
-		goto out_free;
-	}
+	sc->sid_prefixes = s6 = calloc(c->nsids + 1, sizeof(*s6));
+	sc->sid_plens = sl = calloc(c->nsids + 1, 1);
+	sc->pol6 = p6 = calloc(c->nroutes + 1, sizeof(*p6));
+	sc->pol6_plens = pl6 = calloc(c->nroutes + 1, 1);
+	sc->pol4 = p4 = calloc(c->nroutes + 1, sizeof(*p4));
+	sc->pol4_plens = pl4 = calloc(c->nroutes + 1, 1);
+	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4)
+		return -ENOMEM;
 	for (size_t i = 0; i < c->nsids; i++) {
 		s6[i] = c->sids[i].prefix;
 		sl[i] = c->sids[i].plen;
 	}
-	sc.nsids = c->nsids;
+	sc->nsids = c->nsids;
 	for (size_t i = 0; i < c->nroutes; i++) {
 		if (c->routes[i].family == AF_INET6) {
-			p6[sc.npol6] = c->routes[i].prefix.v6;
-			pl6[sc.npol6++] = c->routes[i].plen;
+			p6[sc->npol6] = c->routes[i].prefix.v6;
+			pl6[sc->npol6++] = c->routes[i].plen;
 		} else {
-			p4[sc.npol4] = c->routes[i].prefix.v4;
-			pl4[sc.npol4++] = c->routes[i].plen;
+			p4[sc->npol4] = c->routes[i].prefix.v4;
+			pl4[sc->npol4++] = c->routes[i].plen;
 		}
 	}
-	sc.sid_prefixes = s6;
-	sc.sid_plens = sl;
-	sc.pol6 = p6;
-	sc.pol6_plens = pl6;
-	sc.pol4 = p4;
-	sc.pol4_plens = pl4;
+	return 0;
+}
+
+static void steer_cfg_free(struct srv6_steer_cfg *sc)
+{
+	free((void *)sc->sid_prefixes);
+	free((void *)sc->sid_plens);
+	free((void *)sc->pol6);
+	free((void *)sc->pol6_plens);
+	free((void *)sc->pol4);
+	free((void *)sc->pol4_plens);
+}
+
+/* Install srv6d's steering rules for @c (steer auto) or remove them; with
+ * `steer none`, also the stale chain a crashed `steer auto` run left. */
+static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	struct srv6_steer_cfg sc;
+	int r;
+
+	if (c->steer != SRV6_STEER_AUTO) {
+		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
+
+		if (!d->steered && !stale)
+			return 0;
+		r = srv6_steer_remove(steer_chain(d), err, errlen);
+		if (r == 0 && stale)
+			srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an earlier "
+				 "steer auto run", steer_chain(d));
+		if (r == 0)
+			d->steered = false;
+		return r;
+	}
+	r = steer_cfg_make(d, c, &sc);
+	if (r < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out_free;
+	}
 	/* Mark the rules ours before installing: if the install fails half
 	 * way (the IPv6 table committed, the IPv4 one not), stop_all() must
 	 * still remove what is there, or SID traffic would go on being sent
@@ -385,13 +419,36 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	d->steered = true;
 	r = srv6_steer_install(&sc, err, errlen);
 out_free:
-	free(s6);
-	free(sl);
-	free(p6);
-	free(pl6);
-	free(p4);
-	free(pl4);
+	steer_cfg_free(&sc);
 	return r;
+}
+
+/* Whether srv6d's steering is still what it installed (a firewall reload or
+ * `nft flush ruleset` removes it; a rule inserted in front bypasses it):
+ * if not, say what changed, count it and install again.  @when: "timer",
+ * "reload".  Control thread. */
+static void steer_watch(struct daemon *d, const char *when)
+{
+	struct srv6_steer_cfg sc;
+	char what[512], err[512];
+	int r;
+
+	if (!d->steered || d->conf.steer != SRV6_STEER_AUTO)
+		return;
+	if (steer_cfg_make(d, &d->conf, &sc) < 0) {
+		steer_cfg_free(&sc);
+		return;
+	}
+	r = srv6_steer_check(&sc, what, sizeof(what));
+	if (r < 0) {
+		srv6_log(LOG_WARNING, "steering check (%s): %s", when, what);
+	} else if (r > 0) {
+		d->steer_repairs++;
+		srv6_log(LOG_WARNING, "steering (%s check): %s: installing it again", when, what);
+		if (srv6_steer_install(&sc, err, sizeof(err)) < 0)
+			srv6_log(LOG_ERR, "steering: %s", err);
+	}
+	steer_cfg_free(&sc);
 }
 
 /* ---- counters ---- */
@@ -483,6 +540,7 @@ static void dump_workers(struct dump_ctx *x)
 		n = snprintf(line, sizeof(line),
 			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
 			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
+			 "icmp-ignored=%llu "
 			 "enobufs=%llu verdict-errors=%llu send-errors=%llu sendmsgs=%llu batches=%llu "
 			 "gso=%llu csum-not-ready=%llu lost-ids=%llu fallback-drops=%llu",
 			 srv6_nfq_queue(w->nfq), (unsigned long long)s.packets,
@@ -490,7 +548,8 @@ static void dump_workers(struct dump_ctx *x)
 			 (unsigned long long)s.miss, (unsigned long long)s.malformed,
 			 (unsigned long long)(s.truncated), (unsigned long long)s.xfamily,
 			 (unsigned long long)s.icmp_sent, (unsigned long long)s.icmp_limited,
-			 (unsigned long long)s.icmp_failed, (unsigned long long)q.enobufs,
+			 (unsigned long long)s.icmp_failed, (unsigned long long)s.icmp_ignored,
+			 (unsigned long long)q.enobufs,
 			 (unsigned long long)q.verdict_errors, (unsigned long long)q.send_errors,
 			 (unsigned long long)q.sendmsgs, (unsigned long long)s.batches,
 			 (unsigned long long)q.gso, (unsigned long long)q.csum_not_ready,
@@ -507,39 +566,45 @@ static void dump_workers(struct dump_ctx *x)
 	}
 }
 
-/* Counters to the log, and to the stats file when one was given (written
- * to FILE.tmp and renamed, so readers never see half a file). */
+static int fill_stats(FILE *f, void *arg)
+{
+	struct dump_ctx x = { .d = arg, .f = f };
+
+	srv6_cache_foreach_sid(x.d->cache, dump_sid, &x);
+	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
+	dump_workers(&x);
+	fprintf(f, "steering repairs=%llu\n", (unsigned long long)x.d->steer_repairs);
+	return 0;
+}
+
+/* Counters to the log, and to the stats file when one was given (a fresh
+ * mkstemp file in its directory renamed over it: readers never see half a
+ * file, and a planted symlink is never followed). */
 static void dump_counters(struct daemon *d, bool to_log)
 {
 	struct dump_ctx x = { .d = d };
+	char err[512];
 
 	if (to_log) {
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
 		dump_egress(&x);
+		srv6_log(LOG_INFO, "steering repairs=%llu", (unsigned long long)d->steer_repairs);
 	}
-	if (d->stats_path) {
-		char tmp[4096];
-		FILE *f;
-
-		snprintf(tmp, sizeof(tmp), "%s.tmp", d->stats_path);
-		f = fopen(tmp, "we");
-		if (!f) {
-			srv6_log(LOG_ERR, "%s: %s", tmp, strerror(errno));
-			return;
-		}
-		x.f = f;
-		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
-		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
-		dump_workers(&x);
-		dump_egress(&x);
-		if (fclose(f) != 0 || rename(tmp, d->stats_path) != 0)
-			srv6_log(LOG_ERR, "%s: %s", d->stats_path, strerror(errno));
-	}
+	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
+		srv6_log(LOG_ERR, "%s", err);
 }
 
 /* ---- reload ---- */
+
+/* The sysctls srv6d applies as the kernel would: net.ipv6.seg6_flowlabel
+ * (any int: > 0 hash, 0 copy, < 0 zero).  At start and on every reload. */
+static void read_sysctls(struct daemon *d)
+{
+	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d->flowlabel_mode) < 0)
+		d->flowlabel_mode = 0;
+}
 
 static void reload(struct daemon *d)
 {
@@ -547,17 +612,24 @@ static void reload(struct daemon *d)
 	struct srv6_conf nc;
 	int r;
 
+	steer_watch(d, "reload");
 	r = srv6_conf_parse_file(&nc, d->conf_path, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
 		return;
 	}
 	warn_unsupported(d, &nc);
+	read_sysctls(d);
+	srv6_icmp_tx_sysctls_changed();
 	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
 	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
 	    nc.ncpus != d->conf.ncpus ||
 	    memcmp(nc.cpus, d->conf.cpus, sizeof(nc.cpus[0]) * (size_t)nc.ncpus))
 		srv6_log(LOG_WARNING, "reload: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start");
+	if (strcmp(nc.steer_chain, d->conf.steer_chain) || nc.mark_base != d->conf.mark_base ||
+	    nc.table_base != d->conf.table_base || nc.rule_pref != d->conf.rule_pref)
+		srv6_log(LOG_WARNING, "reload: steer-chain, mark-base, table-base and rule-pref "
+			 "changes take effect at the next start");
 	r = conf_resolve(d, &nc, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
@@ -575,7 +647,11 @@ static void reload(struct daemon *d)
 		return;
 	}
 	/* The new tables are live: the running conf is now nc (queue settings
-	 * stay those the queues were bound with). */
+	 * and the instance's resources stay those it started with). */
+	memcpy(nc.steer_chain, d->conf.steer_chain, sizeof(nc.steer_chain));
+	nc.mark_base = d->conf.mark_base;
+	nc.table_base = d->conf.table_base;
+	nc.rule_pref = d->conf.rule_pref;
 	nc.queue_first = d->conf.queue_first;
 	nc.queue_last = d->conf.queue_last;
 	nc.queue_maxlen = d->conf.queue_maxlen;
@@ -724,13 +800,63 @@ static void check_forwarding(void)
 			 "forwards will be dropped by the kernel (srv6d does not change it)");
 }
 
+/* ---- the periodic watch (control thread) ---- */
+
+#define WATCH_INTERVAL_S 1
+#define STEER_CHECK_S    5      /* ip6tables-save every 5 s: cheap enough */
+
+static int64_t mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/* A worker whose thread ended on its own leaves its queue bound and unread:
+ * an outage as soon as the queue fills.  Say which and stop the daemon
+ * (non-zero exit: the service manager restarts it with fresh sockets).
+ * 0, or -1 when srv6d must exit. */
+static int watch_workers(struct daemon *d)
+{
+	int dead = 0;
+
+	for (unsigned int i = 0; i < d->nworkers; i++) {
+		int e = srv6_worker_failed(&d->workers[i]);
+
+		if (e < 0) {
+			srv6_log(LOG_ERR, "queue %u: worker stopped: %s", srv6_nfq_queue(d->workers[i].nfq),
+				 strerror(-e));
+			dead++;
+		}
+	}
+	if (!dead)
+		return 0;
+	srv6_log(LOG_ERR, "%d of %u workers stopped: exiting so srv6d is restarted", dead,
+		 d->nworkers);
+	return -1;
+}
+
+/* Everything the control thread checks every WATCH_INTERVAL_S.  0, or -1
+ * when srv6d must exit (non-zero). */
+static int watch(struct daemon *d)
+{
+	if (watch_workers(d) < 0)
+		return -1;
+	if (mono_s() >= d->next_steer_check) {
+		d->next_steer_check = mono_s() + STEER_CHECK_S;
+		steer_watch(d, "timer");
+	}
+	return 0;
+}
+
 static void stop_all(struct daemon *d)
 {
 	char err[512];
 
 	/* No new packets first, then let every worker verdict what is in
 	 * flight, then unbind. */
-	if (d->steered && srv6_steer_remove(err, sizeof(err)) < 0)
+	if (d->steered && srv6_steer_remove(steer_chain(d), err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "removing steering rules: %s", err);
 	d->steered = false;
 	for (unsigned int i = 0; i < d->nworkers; i++)
@@ -804,10 +930,10 @@ int main(int argc, char **argv)
 	char sopts[2 * NOPTS + 1];
 	struct srv6_liveness live = { 0 };
 	struct srv6_ratelimit wd_rl = { 0 };
-	uint64_t wd_usec, wd_next, src_next;
+	uint64_t wd_usec, wd_next, src_next, watch_next;
 	int pid_fd = -1, ready_fd = -1;
 	sigset_t set;
-	int opt, r, rc = EXIT_START;
+	int opt, r, rc = EXIT_START, lock_fd = -1;
 
 	build_opts(lopts, sopts);
 	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
@@ -889,8 +1015,7 @@ int main(int argc, char **argv)
 		}
 	}
 	check_forwarding();
-	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d.flowlabel_mode) < 0)
-		d.flowlabel_mode = 0;
+	read_sysctls(&d);
 
 	/* Signals are handled by this thread only (sigwaitinfo): workers
 	 * inherit the blocked mask. */
@@ -907,6 +1032,25 @@ int main(int argc, char **argv)
 	if (!d.cache) {
 		srv6_log(LOG_ERR, "cache: %s", strerror(errno));
 		goto out_conf;
+	}
+	/* Before anything is touched: a second srv6d with this one's chain,
+	 * marks, tables or rule preferences would remove them as a crashed
+	 * predecessor's.  Refuse to start instead. */
+	{
+		struct srv6_instance inst = {
+			.chain = d.conf.steer_chain, .mark_base = d.conf.mark_base,
+			.table_base = d.conf.table_base, .rule_pref = d.conf.rule_pref,
+		};
+
+		lock_fd = srv6_instance_lock(&inst, err, sizeof(err));
+		if (lock_fd == -EBUSY) {
+			srv6_log(LOG_ERR, "%s: give each srv6d its own steer-chain, mark-base, "
+				 "table-base and rule-pref", err);
+			goto out_cache;
+		}
+		if (lock_fd < 0)
+			srv6_log(LOG_WARNING, "instance lock: %s (a second srv6d with the same "
+				 "resources would not be detected)", err);
 	}
 	/* Bind every queue first: a second srv6d on the same queues fails
 	 * here (the kernel refuses the bind) before it touches the first
@@ -943,7 +1087,8 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
 	}
-	d.nh = srv6_nhctx_open(0, 0, 0, err, sizeof(err));
+	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.table_base, d.conf.rule_pref, err,
+			       sizeof(err));
 	if (!d.nh) {
 		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
 		goto out_queues;
@@ -993,13 +1138,15 @@ int main(int argc, char **argv)
 	wd_usec = wd_usec / 2 > WD_MIN_USEC ? wd_usec / 2 : wd_usec ? WD_MIN_USEC : 0;
 	wd_next = mono_usec() + wd_usec;
 	src_next = mono_usec() + SOURCE_REFRESH_S * 1000000ull;
+	watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
 	for (;;) {
 		siginfo_t si;
-		uint64_t now = mono_usec(), next = src_next, left;
+		uint64_t now = mono_usec(), next = src_next < watch_next ? src_next : watch_next, left;
 		struct timespec tick;
 		int sig;
 
-		/* one tick for the watchdog and the outer-source refresh */
+		/* one tick for the watchdog, the watch (workers, steering) and
+		 * the outer-source refresh, whatever signals arrive */
 		if (wd_usec && wd_next < next)
 			next = wd_next;
 		left = next > now ? next - now : 0;
@@ -1010,6 +1157,11 @@ int main(int argc, char **argv)
 		if (wd_usec && now >= wd_next) {
 			watchdog_tick(&d, &live, &wd_rl);
 			wd_next = mono_usec() + wd_usec;
+		}
+		if (now >= watch_next) {
+			watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
+			if (watch(&d) < 0)
+				break;
 		}
 		if (now >= src_next) {
 			refresh_sources(&d);
@@ -1027,10 +1179,10 @@ int main(int argc, char **argv)
 		} else {
 			srv6_notify("STOPPING=1");
 			srv6_log(LOG_NOTICE, "%s: stopping", strsignal(sig));
+			rc = 0;
 			break;
 		}
 	}
-	rc = 0;
 
 out_workers:
 	stop_all(&d);
@@ -1048,6 +1200,8 @@ out_queues:
 	srv6_nhctx_close(d.nh);
 out_cache:
 	srv6_cache_destroy(d.cache);
+	if (lock_fd >= 0)
+		close(lock_fd);
 out_conf:
 	if (rc != 0)
 		srv6_notify("STATUS=start-up failed (see the log)\nERRNO=%d", EIO);

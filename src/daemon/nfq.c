@@ -313,15 +313,19 @@ void srv6_nfq_close(struct srv6_nfq *q)
 	free(q);
 }
 
+/* ENOBUFS reports in a row before srv6_nfq_recv gives up for this call. */
+#define ENOBUFS_RETRIES 8
+
 int srv6_nfq_recv(struct srv6_nfq *q, bool wait)
 {
-	int n;
+	int n, tries = 0;
 
 	if (q->nv)
 		(void)srv6_nfq_flush(q);
 	q->nrx = 0;
 	q->cur = 0;
 	q->cur_off = 0;
+again:
 	for (unsigned int i = 0; i < q->batch; i++)
 		q->mm[i].msg_hdr.msg_flags = 0;
 	n = recvmmsg(q->fd, q->mm, q->batch, wait ? MSG_WAITFORONE : MSG_DONTWAIT, NULL);
@@ -333,8 +337,14 @@ int srv6_nfq_recv(struct srv6_nfq *q, bool wait)
 		case ENOBUFS:
 			/* The kernel could not deliver some packets: they are
 			 * gone (dropped, or accepted if fail-open), nothing to
-			 * verdict.  Keep going. */
+			 * verdict.  The error is reported before the queued
+			 * messages (sock_error() comes first in the receive),
+			 * and reading it clears it: receive again at once, or
+			 * a shutdown drain would stop here and the unbind
+			 * drop everything still queued behind it. */
 			ST_INC(q, enobufs);
+			if (++tries < ENOBUFS_RETRIES)
+				goto again;
 			return 0;
 		default:
 			return -errno;
@@ -410,6 +420,52 @@ static int nfq_parse_packet(struct srv6_nfq *q, struct nlmsghdr *nlh, bool first
 	return 1;
 }
 
+int srv6_nfq_packet_id(const void *msg, size_t len, uint32_t *id)
+{
+	const struct nlmsghdr *nlh = msg;
+	size_t off = NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(struct nfgenmsg));
+
+	if (len < NLMSG_HDRLEN ||
+	    nlh->nlmsg_type != ((NFNL_SUBSYS_QUEUE << 8) | NFQNL_MSG_PACKET))
+		return -EINVAL;
+	if (nlh->nlmsg_len < len)
+		len = nlh->nlmsg_len;
+	while (off + sizeof(struct nlattr) <= len) {
+		const struct nlattr *a = (const struct nlattr *)((const uint8_t *)msg + off);
+
+		if (a->nla_len < sizeof(*a))
+			return -EINVAL;
+		if ((a->nla_type & NLA_TYPE_MASK) == NFQA_PACKET_HDR) {
+			const struct nfqnl_msg_packet_hdr *ph = (const void *)(a + 1);
+
+			if (a->nla_len < sizeof(*a) + sizeof(*ph) ||
+			    off + sizeof(*a) + sizeof(*ph) > len)
+				return -ENOENT;
+			*id = ntohl(ph->packet_id);
+			return 0;
+		}
+		off += NLA_ALIGN(a->nla_len);
+	}
+	return -ENOENT;
+}
+
+/* The cut tail message @nlh (@len bytes received) of a truncated datagram. */
+static void nfq_cut_message(struct srv6_nfq *q, const struct nlmsghdr *nlh, size_t len)
+{
+	uint32_t id;
+
+	ST_INC(q, truncated);
+	if (len < NLMSG_HDRLEN ||
+	    nlh->nlmsg_type != ((NFNL_SUBSYS_QUEUE << 8) | NFQNL_MSG_PACKET))
+		return;  /* not a packet (an error reply cut short): no id to lose */
+	ST_INC(q, bad_msgs);
+	if (srv6_nfq_packet_id(nlh, len, &id) < 0) {
+		ST_INC(q, lost_ids);
+		return;
+	}
+	(void)srv6_nfq_verdict(q, id, NF_DROP, false, 0, NULL, 0);
+}
+
 int srv6_nfq_next(struct srv6_nfq *q, struct srv6_nfq_packet *p)
 {
 	while (q->cur < q->nrx) {
@@ -421,6 +477,11 @@ int srv6_nfq_next(struct srv6_nfq *q, struct srv6_nfq_packet *p)
 		bool trunc = mm->msg_hdr.msg_flags & MSG_TRUNC;
 
 		if (len <= 0 || !mnl_nlmsg_ok(nlh, len)) {
+			/* A message cut by our buffer (MSG_TRUNC, not expected
+			 * with a slot of copy range + 4 KiB) still names its
+			 * packet: give it its DROP, or count the loss. */
+			if (trunc && len > 0)
+				nfq_cut_message(q, nlh, (size_t)len);
 			q->cur++;
 			q->cur_off = 0;
 			continue;

@@ -16,7 +16,9 @@
 
 #include <netlink/netlink.h>
 #include <netlink/cache.h>
+#include <netlink/attr.h>
 #include <netlink/handlers.h>
+#include <netlink/msg.h>
 #include <netlink/socket.h>
 #include <netlink/route/route.h>
 #include <netlink/route/rule.h>
@@ -59,6 +61,9 @@ struct srv6_nhctx {
 	size_t nctx, cap;
 	int kerr;          /* errno of the last kernel NLMSG_ERROR, 0 if none */
 	bool committed_once;
+	bool fam_on[2];    /* [0] IPv6, [1] IPv4: gate and blackhole installed */
+	bool fam_ok[2];    /* ... and checked during this sync */
+	uint64_t used[(SRV6_NHCTX_MAX + 1) / 64];  /* context indices in use */
 };
 
 
@@ -179,6 +184,207 @@ static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t
 	return 0;
 }
 
+/*
+ * The gate: "pref PRIO not fwmark BASE/MASK goto PRIO+1", before the context
+ * rules of its family (same preference, added first: the kernel keeps rules
+ * of one preference in insertion order).  A lookup without a mark of srv6d's
+ * range jumps over every context rule to the blackhole rule, which does not
+ * match it either: two srv6d rules crossed, however many contexts.  libnl has
+ * no setter for FIB_RULE_INVERT, so the message is built here.
+ */
+static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
+{
+	struct fib_rule_hdr frh = {
+		.family = (uint8_t)family,
+		.action = FR_ACT_GOTO,
+		.flags = FIB_RULE_INVERT,
+	};
+	struct nl_msg *m = nlmsg_alloc_simple(cmd, flags);
+	int e;
+
+	if (!m)
+		return -ENOMEM;
+	if (nlmsg_append(m, &frh, sizeof(frh), NLMSG_ALIGNTO) < 0 ||
+	    nla_put_u32(m, FRA_PRIORITY, n->prio) < 0 ||
+	    nla_put_u32(m, FRA_FWMARK, n->mark_base) < 0 ||
+	    nla_put_u32(m, FRA_FWMASK, SRV6_NHCTX_MARK_MASK) < 0 ||
+	    nla_put_u32(m, FRA_GOTO, n->prio + 1) < 0) {
+		nlmsg_free(m);
+		return -ENOMEM;
+	}
+	n->kerr = 0;
+	e = nl_send_sync(n->sk, m);   /* frees m */
+	if (e < 0 || n->kerr)
+		return req_errno(n, e);
+	return 0;
+}
+
+/* What preference 0 holds now, in the kernel's order: whether a local rule
+ * comes before srv6d's isolation gate, whether one comes after it, and how
+ * many non-kernel copies (left by a crash in the middle of a reorder) exist. */
+struct zero_state {
+	bool local_before, local_after, gate;
+	int temps;
+};
+
+#define LOCAL_TEMP_PROTO 4   /* RTPROT_STATIC: srv6d's temporary copy */
+
+static int zero_state_read(struct srv6_nhctx *n, int family, struct zero_state *z)
+{
+	struct nl_cache *cache;
+	struct nl_object *o;
+
+	memset(z, 0, sizeof(*z));
+	if (rtnl_rule_alloc_cache(n->sk, family, &cache) < 0)
+		return -EIO;
+	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
+		struct rtnl_rule *r = (struct rtnl_rule *)o;
+		uint8_t proto = 0;
+
+		if (rtnl_rule_get_prio(r) != 0)
+			continue;
+		if (rtnl_rule_get_action(r) == FR_ACT_GOTO &&
+		    rtnl_rule_get_goto(r) == n->prio &&
+		    rtnl_rule_get_mark(r) == n->mark_base) {
+			z->gate = true;
+			continue;
+		}
+		if (rtnl_rule_get_table(r) != RT_TABLE_LOCAL ||
+		    rtnl_rule_get_action(r) != FR_ACT_TO_TBL || rtnl_rule_get_mark(r))
+			continue;
+		(void)rtnl_rule_get_protocol(r, &proto);
+		if (proto == LOCAL_TEMP_PROTO)
+			z->temps++;
+		else if (z->gate)
+			z->local_after = true;
+		else
+			z->local_before = true;
+	}
+	nl_cache_free(cache);
+	return 0;
+}
+
+/* "pref 0 lookup local proto @proto": add (not exclusive) or delete the first
+ * such rule (the kernel matches the protocol when the request names one). */
+static int local_rule_op(struct srv6_nhctx *n, int family, uint8_t proto, bool add)
+{
+	struct rtnl_rule *r = rule_build(family, 0, 0, 0, FR_ACT_TO_TBL, RT_TABLE_LOCAL);
+	int e;
+
+	if (!r)
+		return -ENOMEM;
+	rtnl_rule_set_protocol(r, proto);
+	n->kerr = 0;
+	e = add ? rtnl_rule_add(n->sk, r, NLM_F_CREATE) : rtnl_rule_delete(n->sk, r, 0);
+	rtnl_rule_put(r);
+	return e < 0 ? req_errno(n, e) : 0;
+}
+
+/*
+ * Table isolation (docs/NETFILTER-ROUTING.md): "pref 0 fwmark BASE/MASK goto
+ * PRIO" before the host's "lookup local" rule, so srv6d's results never
+ * reach the local table.  A rule added at an existing preference goes behind
+ * the rules already there, and the kernel refuses an identical second rule,
+ * so the host's rule (proto kernel) is moved behind the gate through a
+ * temporary copy of another protocol: add the copy (behind the gate), delete
+ * the original, add the original again (behind the copy), delete the copy.
+ * There is no moment without a local rule, every other lookup keeps its
+ * order, and the rule stays "proto kernel" (network managers that flush
+ * foreign rules keep it).  A copy left by a crash is removed here.
+ */
+static int isolation_on(struct srv6_nhctx *n, int family)
+{
+	struct zero_state z = { 0 };
+	int e;
+
+	e = rule_ensure(n, family, 0, n->mark_base, SRV6_NHCTX_MARK_MASK, FR_ACT_GOTO, n->prio);
+	if (e == 0)
+		e = zero_state_read(n, family, &z);
+	if (e < 0)
+		return e;
+	if (z.local_before) {
+		e = local_rule_op(n, family, LOCAL_TEMP_PROTO, true);
+		if (e == 0)
+			e = local_rule_op(n, family, RTPROT_KERNEL, false);
+		if (e == 0)
+			e = local_rule_op(n, family, RTPROT_KERNEL, true);
+		if (e < 0)
+			return e;
+		z.temps++;
+	} else if (!z.local_after && z.temps) {
+		/* a crash left only the copy: put the original back first */
+		e = local_rule_op(n, family, RTPROT_KERNEL, true);
+		if (e < 0)
+			return e;
+	}
+	for (; z.temps > 0; z.temps--) {
+		e = local_rule_op(n, family, LOCAL_TEMP_PROTO, false);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
+static int fam_idx(int family)
+{
+	return family == AF_INET6 ? 0 : 1;
+}
+
+/* Before the first context rule of @family (and once per sync, a repair):
+ * the catch-all, then the gate, then the isolation gate at 0.  No srv6d rule
+ * exists in a family while no context needs one. */
+static int family_on(struct srv6_nhctx *n, int family)
+{
+	int i = fam_idx(family), e;
+
+	if (n->fam_on[i] && n->fam_ok[i])
+		return 0;
+	e = rule_ensure(n, family, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+			FR_ACT_UNREACHABLE, 0);
+	if (e < 0)
+		return e;
+	e = gate_msg(n, family, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL);
+	if (e < 0 && e != -EEXIST)
+		return e;
+	e = isolation_on(n, family);
+	if (e < 0)
+		return e;
+	n->fam_on[i] = n->fam_ok[i] = true;
+	return 0;
+}
+
+/* After contexts went: a family none of them needs loses its gates and its
+ * catch-all.  Returns the first error. */
+static int family_prune(struct srv6_nhctx *n)
+{
+	bool need[2] = { false, false };
+	int ret = 0;
+
+	for (size_t i = 0; i < n->nctx; i++) {
+		need[0] |= ctx_has_v6_rule(&n->ctx[i]);
+		need[1] |= ctx_has_v4_rule(&n->ctx[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		int family = i ? AF_INET : AF_INET6, e;
+
+		if (!n->fam_on[i] || need[i])
+			continue;
+		e = rule_remove(n, family, 0, n->mark_base, SRV6_NHCTX_MARK_MASK, FR_ACT_GOTO,
+				n->prio);
+		if (e < 0 && !ret)
+			ret = e;
+		e = gate_msg(n, family, RTM_DELRULE, 0);
+		if (e < 0 && e != -ENOENT && !ret)
+			ret = e;
+		e = rule_remove(n, family, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+				FR_ACT_UNREACHABLE, 0);
+		if (e < 0 && !ret)
+			ret = e;
+		n->fam_on[i] = n->fam_ok[i] = false;
+	}
+	return ret;
+}
+
 /* ---- adjacency routes ---- */
 
 static bool in6_is_ll(const struct in6_addr *a)
@@ -287,14 +493,18 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 		}
 	}
 	if (ctx_has_v6_rule(c)) {
-		e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
-				FR_ACT_TO_TBL, c->table);
+		e = family_on(n, AF_INET6);
+		if (!e)
+			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
+					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
-				FR_ACT_TO_TBL, c->table);
+		e = family_on(n, AF_INET);
+		if (!e)
+			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
+					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
 	}
@@ -363,19 +573,27 @@ static struct ctx *ctx_find(struct srv6_nhctx *n, const struct ctx *key)
 	return NULL;
 }
 
-/* Smallest index not in use.  O(n^2) in the number of contexts, which are
- * few (one per adjacency or table) and only added at start-up or reload. */
+/* Smallest index not in use: a bitmap walk, at most 1024 words (10,000
+ * contexts took minutes with a scan of the contexts per index). */
 static uint32_t ctx_free_idx(const struct srv6_nhctx *n)
 {
-	for (uint32_t idx = 1; idx <= SRV6_NHCTX_MAX; idx++) {
-		bool taken = false;
+	for (uint32_t w = 0; w < sizeof(n->used) / sizeof(n->used[0]); w++) {
+		uint64_t free_bits = ~n->used[w];
 
-		for (size_t i = 0; i < n->nctx && !taken; i++)
-			taken = n->ctx[i].idx == idx;
-		if (!taken)
-			return idx;
+		if (w == 0)
+			free_bits &= ~1ull;   /* index 0 is no context */
+		if (free_bits)
+			return w * 64 + (uint32_t)__builtin_ctzll(free_bits);
 	}
 	return 0;
+}
+
+static void idx_set(struct srv6_nhctx *n, uint32_t idx, bool on)
+{
+	if (on)
+		n->used[idx / 64] |= 1ull << (idx % 64);
+	else
+		n->used[idx / 64] &= ~(1ull << (idx % 64));
 }
 
 static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
@@ -399,6 +617,7 @@ static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
 	c = &n->ctx[n->nctx++];
 	*c = *key;
 	c->idx = idx;
+	idx_set(n, idx, true);
 	if (ctx_has_table(c))
 		c->table = n->table_base + idx;
 	return c;
@@ -406,6 +625,7 @@ static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
 
 static void ctx_drop(struct srv6_nhctx *n, size_t i)
 {
+	idx_set(n, n->ctx[i].idx, false);
 	n->ctx[i] = n->ctx[--n->nctx];
 }
 
@@ -476,70 +696,6 @@ static int sweep_all(struct srv6_nhctx *n)
 	return s.err;
 }
 
-/* Whether @family's rule list has "pref 0 lookup local". */
-static bool local_rule_at_zero(struct srv6_nhctx *n, int family)
-{
-	struct nl_cache *cache;
-	struct nl_object *o;
-	bool found = false;
-
-	if (rtnl_rule_alloc_cache(n->sk, family, &cache) < 0)
-		return false;
-	for (o = nl_cache_get_first(cache); o && !found; o = nl_cache_get_next(o)) {
-		struct rtnl_rule *r = (struct rtnl_rule *)o;
-
-		found = rtnl_rule_get_prio(r) == 0 && rtnl_rule_get_table(r) == RT_TABLE_LOCAL &&
-			rtnl_rule_get_action(r) == FR_ACT_TO_TBL && !rtnl_rule_get_mark(r);
-	}
-	nl_cache_free(cache);
-	return found;
-}
-
-/*
- * Per family: the catch-all after the contexts, and the gate that keeps
- * srv6d's results out of the local table (docs/NETFILTER-ROUTING.md,
- * "Table isolation"):
- *   pref 0      fwmark BASE/MASK goto PRIO    (before "lookup local")
- *   pref 0      lookup local                  (the host's rule, re-added
- *                                              behind the gate)
- *   pref PRIO   fwmark M lookup T             (contexts)
- *   pref PRIO+1 fwmark BASE/MASK unreachable  (a context's table has no route)
- * A rule added at an existing preference goes behind the rules already there,
- * so the host's local rule is added once more (behind the gate) and its first
- * copy deleted: the order of every other lookup is unchanged, and there is
- * no moment without a local rule.
- */
-static int isolation_install(struct srv6_nhctx *n)
-{
-	static const int families[] = { AF_INET6, AF_INET };
-	int e;
-
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		int f = families[i];
-		struct rtnl_rule *local;
-
-		e = rule_ensure(n, f, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
-				FR_ACT_UNREACHABLE, 0);
-		if (e < 0)
-			return e;
-		e = rule_ensure(n, f, 0, n->mark_base, SRV6_NHCTX_MARK_MASK, FR_ACT_GOTO, n->prio);
-		if (e < 0)
-			return e;
-		if (!local_rule_at_zero(n, f))
-			continue;   /* moved by the operator (VRF setups): behind the gate */
-		local = rule_build(f, 0, 0, 0, FR_ACT_TO_TBL, RT_TABLE_LOCAL);
-		if (!local)
-			return -ENOMEM;
-		n->kerr = 0;
-		e = rtnl_rule_add(n->sk, local, NLM_F_CREATE);   /* no EXCL: a second copy */
-		if (e >= 0)
-			e = rtnl_rule_delete(n->sk, local, 0);       /* the first: the original */
-		rtnl_rule_put(local);
-		if (e < 0)
-			return req_errno(n, e);
-	}
-	return 0;
-}
 
 /* ---- public ---- */
 
@@ -597,16 +753,10 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 		srv6_seterr(err, errlen, "removing stale next-hop contexts: %s", strerror(-e));
 		goto out_sock;
 	}
-	e = isolation_install(n);
-	if (e < 0) {
-		srv6_seterr(err, errlen, "installing the fwmark 0x%x/0x%x gate and catch-all rules: %s",
-		       mark_base, SRV6_NHCTX_MARK_MASK, strerror(-e));
-		goto out_sweep;
-	}
+	/* No rule yet: the gate and the blackhole come with the first context
+	 * of their family (family_on). */
 	return n;
 
-out_sweep:
-	sweep_all(n);
 out_sock:
 	nl_socket_free(n->sk);
 out_free:
@@ -700,6 +850,7 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
 
 	for (i = 0; i < old; i++)
 		n->ctx[i].pending = false;
+	n->fam_ok[0] = n->fam_ok[1] = false;
 
 	for (i = 0; i < ncfgs; i++) {
 		struct srv6_sid_cfg *cfg = cfgs[i];
@@ -769,10 +920,11 @@ out_revert:
 	 * failure keeps exactly that. */
 	while (n->nctx > old) {
 		ctx_uninstall(n, &n->ctx[n->nctx - 1]);
-		n->nctx--;
+		ctx_drop(n, n->nctx - 1);
 	}
 	for (i = 0; i < old; i++)
 		n->ctx[i].pending = n->ctx[i].committed;
+	(void)family_prune(n);
 	return e;
 }
 
@@ -796,6 +948,12 @@ int srv6_nhctx_gc(struct srv6_nhctx *n)
 		ctx_drop(n, i);
 		removed++;
 	}
+	{
+		int pe = family_prune(n);
+
+		if (pe < 0 && !ret)
+			ret = pe;
+	}
 	return ret < 0 ? ret : removed;
 }
 
@@ -817,6 +975,12 @@ int srv6_nhctx_abort(struct srv6_nhctx *n)
 			ret = e;
 		ctx_drop(n, i);
 		removed++;
+	}
+	{
+		int pe = family_prune(n);
+
+		if (pe < 0 && !ret)
+			ret = pe;
 	}
 	return ret < 0 ? ret : removed;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,7 +22,6 @@
 #include "srv6d/errbuf.h"
 #include "srv6d/steer.h"
 
-#define JUMP_RULE "-A PREROUTING -j " SRV6_STEER_CHAIN
 #define TOOL_TIMEOUT_MS 30000
 #define TOOL_OUT_MAX (64u << 20)
 
@@ -79,9 +79,28 @@ static int sb_grow_printf(struct sbuf *b, const char *fmt, ...)
 	}
 }
 
+static const char *chain_of(const struct srv6_steer_cfg *cfg)
+{
+	return cfg && cfg->chain ? cfg->chain : SRV6_STEER_CHAIN;
+}
+
+bool srv6_steer_chain_valid(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n == 0 || n > SRV6_STEER_CHAIN_MAX || name[0] == '-')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9') || name[i] == '_' || name[i] == '-'))
+			return false;
+	return true;
+}
+
 static int check_cfg(const struct srv6_steer_cfg *cfg)
 {
-	if (cfg->queue_first > cfg->queue_last || cfg->queue_last > 65535)
+	if (cfg->queue_first > cfg->queue_last || cfg->queue_last > 65535 ||
+	    !srv6_steer_chain_valid(chain_of(cfg)))
 		return -EINVAL;
 	for (size_t i = 0; i < cfg->nsids; i++)
 		if (cfg->sid_plens[i] > 128)
@@ -137,23 +156,24 @@ static void pfx4_str(const struct in_addr *a, uint8_t plen, char *buf, size_t le
 static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sbuf *b)
 {
 	char tgt[96], p[INET6_ADDRSTRLEN + 8];
+	const char *chain = chain_of(cfg);
 
 	queue_target(cfg, tgt, sizeof(tgt));
 	if (cfg->inject_dev && cfg->inject_dev[0])
-		sb_printf(b, "-A %s -i %s -j ACCEPT\n", SRV6_STEER_CHAIN, cfg->inject_dev);
+		sb_printf(b, "-A %s -i %s -j ACCEPT\n", chain, cfg->inject_dev);
 	if (family == AF_INET6) {
 		for (size_t i = 0; i < cfg->nsids; i++) {
 			pfx6_str(&cfg->sid_prefixes[i], cfg->sid_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s %s\n", SRV6_STEER_CHAIN, p, tgt);
+			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
 		}
 		for (size_t i = 0; i < cfg->npol6; i++) {
 			pfx6_str(&cfg->pol6[i], cfg->pol6_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s %s\n", SRV6_STEER_CHAIN, p, tgt);
+			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
 		}
 	} else {
 		for (size_t i = 0; i < cfg->npol4; i++) {
 			pfx4_str(&cfg->pol4[i], cfg->pol4_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s %s\n", SRV6_STEER_CHAIN, p, tgt);
+			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
 		}
 	}
 }
@@ -166,7 +186,8 @@ int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, s
 		return -EINVAL;
 	if (len)
 		buf[0] = '\0';
-	sb_printf(&b, "*raw\n:%s - [0:0]\n%s\n", SRV6_STEER_CHAIN, JUMP_RULE);
+	/* Inserted first: an earlier terminal rule would bypass it. */
+	sb_printf(&b, "*raw\n:%s - [0:0]\n-I PREROUTING 1 -j %s\n", chain_of(cfg), chain_of(cfg));
 	format_rules(cfg, family, &b);
 	sb_printf(&b, "COMMIT\n");
 	return b.len > INT32_MAX ? -EOVERFLOW : (int)b.len;
@@ -395,28 +416,122 @@ static const struct fam_tools *tools_for(int family)
 	return family == AF_INET6 ? &v6 : &v4;
 }
 
-/* What raw PREROUTING has now: whether the chain exists and how many jumps
- * to it there are. */
-static int raw_state(int family, bool *chain, unsigned int *jumps, char *err, size_t errlen)
+/* What raw PREROUTING and srv6d's chain hold now. */
+struct raw_view {
+	bool chain;              /* the chain exists */
+	unsigned int jumps;      /* PREROUTING jumps to it */
+	bool jump_first;         /* the first PREROUTING rule is such a jump */
+	char foreign[160];       /* a rule in the chain srv6d does not write */
+	struct sbuf rules;       /* the chain's rules, one "-A ..." line each */
+};
+
+/* A rule srv6d writes into @chain: "-A CHAIN -d P/L -j NFQUEUE --queue-...". */
+static bool rule_is_ours(const char *line, const char *chain)
+{
+	size_t n = strlen(chain);
+
+	return !strncmp(line, "-A ", 3) && !strncmp(line + 3, chain, n) &&
+	       !strncmp(line + 3 + n, " -d ", 4) && strstr(line, " -j NFQUEUE --queue-") &&
+	       !strstr(line + 3 + n + 4, " -m ");
+}
+
+/* Whether the PREROUTING rule @line is a plain jump to a chain holding only
+ * srv6d's rules (another srv6d instance's): harmless in front of ours, and
+ * each instance insisting on the top would swap places forever. */
+static bool jump_to_srv6d(const char *text, const char *line)
+{
+	const char *name = line + 17, *p;   /* after "-A PREROUTING -j " */
+	char rule[64];
+
+	if (strncmp(line, "-A PREROUTING -j ", 17) || strchr(name, ' ') ||
+	    !srv6_steer_chain_valid(name))
+		return false;
+	snprintf(rule, sizeof(rule), "\n-A %s ", name);
+	for (p = strstr(text, rule); p; p = strstr(p + 1, rule)) {
+		const char *end = strchr(p + 1, '\n');
+		char buf[512];
+		size_t l = end ? (size_t)(end - p - 1) : strlen(p + 1);
+
+		if (l >= sizeof(buf))
+			return false;
+		memcpy(buf, p + 1, l);
+		buf[l] = '\0';
+		if (!rule_is_ours(buf, name))
+			return false;
+	}
+	return true;
+}
+
+static void raw_view_free(struct raw_view *v)
+{
+	free(v->rules.p);
+	v->rules.p = NULL;
+}
+
+static int raw_view(int family, const char *chain, struct raw_view *v, char *err, size_t errlen)
 {
 	const struct fam_tools *t = tools_for(family);
 	char *const argv[] = { (char *)t->save, "-t", "raw", NULL };
-	char *out, *line, *save;
+	char *out, *copy, *line, *save, jump[64], decl[64], rule[64];
+	bool blocked = false;
 	int e;
 
-	*chain = false;
-	*jumps = 0;
+	memset(v, 0, sizeof(*v));
+	v->rules.p = malloc(v->rules.cap = 256);
+	if (!v->rules.p) {
+		srv6_seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	v->rules.p[0] = '\0';
+	snprintf(jump, sizeof(jump), "-A PREROUTING -j %s", chain);
+	snprintf(decl, sizeof(decl), ":%s ", chain);
+	snprintf(rule, sizeof(rule), "-A %s ", chain);
 	e = run_tool(t->save, argv, NULL, 0, &out, err, errlen);
-	if (e < 0)
+	if (e < 0) {
+		raw_view_free(v);
 		return e;
+	}
+	copy = strdup(out);
+	if (!copy) {
+		free(out);
+		raw_view_free(v);
+		srv6_seterr(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strcmp(line, JUMP_RULE))
-			(*jumps)++;
-		else if (!strncmp(line, ":" SRV6_STEER_CHAIN " ", sizeof(SRV6_STEER_CHAIN) + 1))
-			*chain = true;
+		if (!strncmp(line, "-A PREROUTING ", 14)) {
+			if (!strcmp(line, jump)) {
+				/* first: nothing but other instances' jumps before it */
+				if (!v->jumps++ && !blocked)
+					v->jump_first = true;
+			} else if (!v->jumps && !jump_to_srv6d(copy, line)) {
+				blocked = true;
+			}
+		} else if (!strncmp(line, decl, strlen(decl))) {
+			v->chain = true;
+		} else if (!strncmp(line, rule, strlen(rule))) {
+			if (!rule_is_ours(line, chain) && !v->foreign[0])
+				snprintf(v->foreign, sizeof(v->foreign), "%s", line);
+			if (sb_grow_printf(&v->rules, "%s\n", line) < 0) {
+				e = -ENOMEM;
+				break;
+			}
+		}
 	}
 	free(out);
-	return 0;
+	free(copy);
+	if (e < 0) {
+		raw_view_free(v);
+		srv6_seterr(err, errlen, "out of memory");
+	}
+	return e;
+}
+
+static int refuse_foreign(const char *chain, const struct raw_view *v, char *err, size_t errlen)
+{
+	srv6_seterr(err, errlen, "steer: chain %s holds a rule srv6d did not write (%s): "
+		    "not touching it", chain, v->foreign);
+	return -EEXIST;
 }
 
 static int restore(int family, const char *text, size_t len, char *err, size_t errlen)
@@ -436,16 +551,64 @@ int srv6_steer_restore(int family, const char *text, char *err, size_t errlen)
 	return restore(family, text, strlen(text), err, errlen);
 }
 
+/* ---- the marker of a `steer auto` run ---- */
+
+/* SRV6_STEER_STATE_DIR/steer.NETNS.CHAIN: exists while srv6d's steering may
+ * be installed (made before the install, removed after the removal), so a
+ * `steer none` start after a crash knows the chain there is a stale one. */
+static int marker_path(const char *chain, char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st) < 0)
+		return -errno;
+	snprintf(buf, len, "%s/steer.%lu.%s", SRV6_STEER_STATE_DIR, (unsigned long)st.st_ino,
+		 chain);
+	return 0;
+}
+
+static void marker_set(const char *chain)
+{
+	char path[256];
+	int fd;
+
+	if (marker_path(chain, path, sizeof(path)) < 0)
+		return;
+	(void)mkdir(SRV6_STEER_STATE_DIR, 0755);
+	fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void marker_clear(const char *chain)
+{
+	char path[256];
+
+	if (marker_path(chain, path, sizeof(path)) == 0)
+		(void)unlink(path);
+}
+
+bool srv6_steer_stale(const char *chain)
+{
+	char path[256];
+
+	return marker_path(chain ? chain : SRV6_STEER_CHAIN, path, sizeof(path)) == 0 &&
+	       access(path, F_OK) == 0;
+}
+
 static int install_family(const struct srv6_steer_cfg *cfg, int family, char *err, size_t errlen)
 {
+	const char *chain = chain_of(cfg);
 	struct sbuf b = { 0 };
-	unsigned int jumps;
-	bool chain;
+	struct raw_view v;
 	int e;
 
-	e = raw_state(family, &chain, &jumps, err, errlen);
+	e = raw_view(family, chain, &v, err, errlen);
 	if (e < 0)
 		return e;
+	raw_view_free(&v);
+	if (v.foreign[0])
+		return refuse_foreign(chain, &v, err, errlen);
 	b.p = malloc(b.cap = 4096);
 	if (!b.p) {
 		srv6_seterr(err, errlen, "out of memory");
@@ -454,11 +617,16 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 	b.p[0] = '\0';
 	/* Declaring an existing user chain in --noflush mode flushes it; -F
 	 * says so explicitly for both backends. */
-	e = sb_grow_printf(&b, "*raw\n:%s - [0:0]\n-F %s\n", SRV6_STEER_CHAIN, SRV6_STEER_CHAIN);
-	if (!e && jumps == 0)
-		e = sb_grow_printf(&b, "%s\n", JUMP_RULE);
-	for (unsigned int i = 1; !e && i < jumps; i++)
-		e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", SRV6_STEER_CHAIN);
+	e = sb_grow_printf(&b, "*raw\n:%s - [0:0]\n-F %s\n", chain, chain);
+	/* Exactly one jump, the first rule of raw PREROUTING (a terminal rule
+	 * before it would bypass srv6d): otherwise all go, one is inserted at
+	 * the top, in the same transaction. */
+	if (!e && (v.jumps != 1 || !v.jump_first)) {
+		for (unsigned int i = 0; !e && i < v.jumps; i++)
+			e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
+		if (!e)
+			e = sb_grow_printf(&b, "-I PREROUTING 1 -j %s\n", chain);
+	}
 	if (!e) {
 		struct sbuf r = { 0 };
 		char *body;
@@ -484,31 +652,45 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 	}
 	e = restore(family, b.p, b.len, err, errlen);
 	free(b.p);
-	return e;
-}
-
-static int remove_family(int family, char *err, size_t errlen)
-{
-	struct sbuf b = { 0 };
-	unsigned int jumps;
-	bool chain;
-	int e;
-
-	e = raw_state(family, &chain, &jumps, err, errlen);
 	if (e < 0)
 		return e;
-	if (!chain && !jumps)
+	/* Check the result: someone may have inserted a rule meanwhile. */
+	e = raw_view(family, chain, &v, err, errlen);
+	if (e < 0)
+		return e;
+	raw_view_free(&v);
+	if (!v.chain || v.jumps != 1 || !v.jump_first) {
+		srv6_seterr(err, errlen, "steer: the jump to %s is not the first rule of raw "
+			    "PREROUTING after the install", chain);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+static int remove_family(int family, const char *chain, char *err, size_t errlen)
+{
+	struct sbuf b = { 0 };
+	struct raw_view v;
+	int e;
+
+	e = raw_view(family, chain, &v, err, errlen);
+	if (e < 0)
+		return e;
+	raw_view_free(&v);
+	if (!v.chain && !v.jumps)
 		return 0;
+	if (v.foreign[0])
+		return refuse_foreign(chain, &v, err, errlen);
 	b.p = malloc(b.cap = 512);
 	if (!b.p) {
 		srv6_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	e = sb_grow_printf(&b, "*raw\n");
-	for (unsigned int i = 0; !e && i < jumps; i++)
-		e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", SRV6_STEER_CHAIN);
-	if (!e && chain)
-		e = sb_grow_printf(&b, "-F %s\n-X %s\n", SRV6_STEER_CHAIN, SRV6_STEER_CHAIN);
+	for (unsigned int i = 0; !e && i < v.jumps; i++)
+		e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
+	if (!e && v.chain)
+		e = sb_grow_printf(&b, "-F %s\n-X %s\n", chain, chain);
 	if (!e)
 		e = sb_grow_printf(&b, "COMMIT\n");
 	if (!e)
@@ -523,11 +705,16 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 {
 	int e;
 
+	if (!srv6_steer_chain_valid(chain_of(cfg))) {
+		srv6_seterr(err, errlen, "steer: invalid chain name \"%s\"", chain_of(cfg));
+		return -EINVAL;
+	}
 	if (check_cfg(cfg) < 0) {
 		srv6_seterr(err, errlen, "steer: invalid queue range %u-%u or prefix length",
 		       cfg->queue_first, cfg->queue_last);
 		return -EINVAL;
 	}
+	marker_set(chain_of(cfg));
 	e = install_family(cfg, AF_INET6, err, errlen);
 	if (e < 0)
 		return e;
@@ -535,24 +722,90 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 		return install_family(cfg, AF_INET, err, errlen);
 	/* No IPv4 policies: a leftover IPv4 chain goes; no iptables at all is
 	 * fine then. */
-	e = remove_family(AF_INET, err, errlen);
+	e = remove_family(AF_INET, chain_of(cfg), err, errlen);
 	return e == -ENOENT ? 0 : e;
 }
 
-int srv6_steer_remove(char *err, size_t errlen)
+int srv6_steer_remove(const char *chain, char *err, size_t errlen)
 {
 	int e6, e4;
 	char err4[256] = "";
 
-	e6 = remove_family(AF_INET6, err, errlen);
-	e4 = remove_family(AF_INET, err4, sizeof(err4));
+	if (!chain)
+		chain = SRV6_STEER_CHAIN;
+	if (!srv6_steer_chain_valid(chain)) {
+		srv6_seterr(err, errlen, "steer: invalid chain name");
+		return -EINVAL;
+	}
+	e6 = remove_family(AF_INET6, chain, err, errlen);
+	e4 = remove_family(AF_INET, chain, err4, sizeof(err4));
 	if (e4 == -ENOENT) /* no iptables: nothing of ours can be there */
 		e4 = 0;
 	if (e6 < 0)
 		return e6;
-	if (e4 < 0)
+	if (e4 < 0) {
 		srv6_seterr(err, errlen, "%s", err4);
-	return e4;
+		return e4;
+	}
+	marker_clear(chain);
+	return 0;
+}
+
+/* One family against @cfg: 0 intact, 1 changed (@what says how). */
+static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what, size_t len)
+{
+	const char *chain = chain_of(cfg);
+	const char *fam = family == AF_INET6 ? "IPv6" : "IPv4";
+	struct sbuf want = { 0 };
+	struct raw_view v;
+	int e;
+
+	e = raw_view(family, chain, &v, what, len);
+	if (e < 0)
+		return e;
+	if (!v.chain) {
+		srv6_seterr(what, len, "%s chain %s is gone", fam, chain);
+		e = 1;
+	} else if (!v.jumps) {
+		srv6_seterr(what, len, "%s jump to %s is gone", fam, chain);
+		e = 1;
+	} else if (v.jumps != 1 || !v.jump_first) {
+		srv6_seterr(what, len, "%s jump to %s is not (only) the first rule of raw PREROUTING",
+			    fam, chain);
+		e = 1;
+	} else {
+		format_rules(cfg, family, &want); /* measure (cap 0: nothing written) */
+		want.p = malloc(want.cap = want.len + 1);
+		if (!want.p) {
+			raw_view_free(&v);
+			srv6_seterr(what, len, "out of memory");
+			return -ENOMEM;
+		}
+		want.len = 0;
+		want.p[0] = '\0';
+		format_rules(cfg, family, &want);
+		if (strcmp(want.p, v.rules.p ? v.rules.p : "")) {
+			srv6_seterr(what, len, "%s chain %s does not hold srv6d's rules", fam, chain);
+			e = 1;
+		}
+		free(want.p);
+	}
+	raw_view_free(&v);
+	return e;
+}
+
+int srv6_steer_check(const struct srv6_steer_cfg *cfg, char *what, size_t len)
+{
+	int e;
+
+	if (check_cfg(cfg) < 0) {
+		srv6_seterr(what, len, "steer: invalid configuration");
+		return -EINVAL;
+	}
+	e = check_family(cfg, AF_INET6, what, len);
+	if (e == 0 && cfg->npol4)
+		e = check_family(cfg, AF_INET, what, len);
+	return e;
 }
 
 int srv6_steer_tools_check(bool v4, char *err, size_t errlen)

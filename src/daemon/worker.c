@@ -63,15 +63,21 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p, const uint8
 		W_INC(w, icmp_sent);
 	else if (r == -EAGAIN)
 		W_INC(w, icmp_limited);
+	else if (r == -EACCES)
+		W_INC(w, icmp_ignored);
 	else
 		W_INC(w, icmp_failed);
 	/* An Echo Reply at SL = 0 is the SID processing the upper layer
-	 * successfully (RFC 8986 4.1.1); every other ICMP is an error. */
-	if (res->icmp.type == ICMP6_ECHO_REPLY) {
+	 * successfully (RFC 8986 4.1.1) when it is sent; a suppressed one is
+	 * counted as such; every other ICMP is an error. */
+	if (res->icmp.type == ICMP6_ECHO_REPLY && r == 0) {
 		if (cnt) {
 			cnt_add(&cnt->packets, 1);
 			cnt_add(&cnt->bytes, bytes);
 		}
+	} else if (res->icmp.type == ICMP6_ECHO_REPLY) {
+		cnt_error(cnt, r == -EAGAIN ? SRV6_DROP_ICMP_LIMITED :
+			  r == -EACCES ? SRV6_DROP_ECHO_IGNORED : SRV6_DROP_NONE);
 	} else {
 		cnt_error(cnt, res->reason);
 	}
@@ -319,8 +325,12 @@ static void *worker_main(void *arg)
 		if (n < 0) {
 			srv6_log_rl(&recv_rl, LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
 				    strerror(-n));
-			if (n == -EBADF || n == -ENOTSOCK)
+			if (n == -EBADF || n == -ENOTSOCK) {
+				/* Nothing more can be read or verdicted
+				 * here: tell the control thread. */
+				__atomic_store_n(&w->failed, n, __ATOMIC_RELEASE);
 				break;
+			}
 			/* A persistent error must not spin a core. */
 			usleep(1000);
 			continue;
@@ -349,6 +359,7 @@ int srv6_worker_start(struct srv6_worker *w)
 
 	w->stop = 0;
 	w->heartbeat = 0;
+	w->failed = 0;
 	memset(&w->st, 0, sizeof(w->st));
 	r = pthread_create(&w->thread, NULL, worker_main, w);
 	if (r)
@@ -364,6 +375,11 @@ void srv6_worker_stop(struct srv6_worker *w)
 	__atomic_store_n(&w->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(w->thread, NULL);
 	w->running = false;
+}
+
+int srv6_worker_failed(const struct srv6_worker *w)
+{
+	return __atomic_load_n(&w->failed, __ATOMIC_ACQUIRE);
 }
 
 void srv6_worker_stats_read(const struct srv6_worker *w, struct srv6_worker_stats *out)

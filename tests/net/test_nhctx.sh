@@ -155,21 +155,29 @@ setup || { echo "[FAIL] topology setup"; exit 1; }
 # ---- (a) sync ----
 nh_start || { fail "nhctx open"; summary; exit 1; }
 ok "nhctx open"
-check "open installs the IPv6 catch-all rule for the mark range" \
-	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
-check "open installs the IPv4 catch-all rule for the mark range" \
-	bash -c "ip netns exec $NS_RTR ip -4 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
-for fam in 6 4; do
-	check "IPv$fam: the gate (pref 0, goto 1000) comes before the one local rule" \
-		bash -c "ip netns exec $NS_RTR ip -$fam rule show | head -2 | tr -s '\t ' ' ' | tr '\n' '|' |
-			 grep -qx '0: from all fwmark 0x6d000000/0xffff0000 goto 1000\( \[unresolved\]\)\?|0: from all lookup local|' &&
-			 [ \$(ip netns exec $NS_RTR ip -$fam rule show | grep -c 'lookup local') -eq 1 ]"
-done
+# no rule at all while no context needs one (issue 9.7)
+check "open installs no rule until a context needs one" test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
 
 nh_cmd sync "End" "End.X nh6 2001:db8:2::2 oif eth1" "End.X nh6 fe80::2 oif eth1" \
 	"End.X nh6 2001:db8:2::2 oif eth1" "End.T table 100" "End.DX6 nh6 ::" \
 	"End.DX4 nh4 10.9.0.2" "End.DT46 table 200" "End.B6" end
 if [ "$REPLY_LINE" = ok ]; then ok "sync of 9 SIDs"; else fail "sync of 9 SIDs" "$REPLY_LINE"; fi
+check "with contexts: the IPv6 catch-all (unreachable) rule for the mark range" \
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
+check "with contexts: the IPv4 catch-all (unreachable) rule for the mark range" \
+	bash -c "ip netns exec $NS_RTR ip -4 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
+# table isolation: the gate before the host's one local rule, resolved (a
+# context rule exists at 1000), and the local rule still proto kernel
+for fam in 6 4; do
+	check "IPv$fam: the isolation gate (pref 0, goto 1000, resolved) comes before the one local rule" \
+		bash -c "ip netns exec $NS_RTR ip -$fam rule show | head -2 | tr -s '\t ' ' ' | tr '\n' '|' |
+			 grep -qx '0: from all fwmark 0x6d000000/0xffff0000 goto 1000|0: from all lookup local|' &&
+			 [ \$(ip netns exec $NS_RTR ip -$fam rule show | grep -c 'lookup local') -eq 1 ]"
+	check "IPv$fam: the re-added local rule is proto kernel" \
+		bash -c "ip netns exec $NS_RTR ip -d -$fam rule show | grep 'lookup local' | grep -q 'proto kernel'"
+done
+check "with contexts: the gate in front of them (unmarked lookups skip to 1001)" \
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -m1 '^1000:' | grep -q 'not from all fwmark 0x6d000000/0xffff0000 goto 1001'"
 M_X=${MARKS[1]:-} M_LL=${MARKS[2]:-} M_T=${MARKS[4]:-} M_DX4=${MARKS[6]:-} M_DT46=${MARKS[7]:-}
 check "End, End.DX6 nh6 ::, End.B6 get mark 0" \
 	test "${MARKS[0]:-}/${MARKS[5]:-}/${MARKS[8]:-}" = "0x0/0x0/0x0"
@@ -226,8 +234,8 @@ check "unused contexts stay until gc (callers publish first)" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q 'fwmark $M_T lookup 100'"
 nh_cmd gc
 check "gc removes the 4 unused contexts ($REPLY_LINE)" test "$REPLY_LINE" = "ok 4"
-check "after gc: 2 IPv6 context rules + catch-all + gate, IPv4 catch-all + gate only" \
-	test "$(ours6)" -eq 4 -a "$(ours4)" -eq 2
+check "after gc: 2 IPv6 context rules + gate + catch-all + isolation gate, no IPv4 rule (no IPv4 context)" \
+	test "$(ours6)" -eq 5 -a "$(ours4)" -eq 0
 check "after gc: only the 2 adjacency tables remain" test "$(our_routes)" -eq 2
 send_marked "$M_DX6"
 check "End.DX6 nh6 2001:db8:3::2 mark $M_DX6: packets go to nh2 (nh1 $AT1, nh2 $AT2)" \
@@ -293,13 +301,13 @@ nh_start && nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" "End.T table 100" \
 	"End.DX4 nh4 10.9.0.2" end
 printf 'crash\n' >&"${NH[1]}"
 nh_wait_exit
-check "a crashed instance leaves its rules and routes (3 ctx)" \
-	test "$(ours6)" -eq 4 -a "$(ours4)" -eq 3 -a "$(our_routes)" -eq 2
+check "a crashed instance leaves its rules and routes (3 ctx, gates, catch-alls)" \
+	test "$(ours6)" -eq 5 -a "$(ours4)" -eq 4 -a "$(our_routes)" -eq 2
 # a foreign rule at the same priority without our mark must survive
 rtr ip -6 rule add pref 1000 fwmark 0x10 lookup 100
 nh_start || fail "re-open after crash"
-check "open after a crash removes the stale rules (catch-alls and gates remain, once)" \
-	test "$(ours6)" -eq 2 -a "$(ours4)" -eq 2
+check "open after a crash removes the stale rules (gates and catch-alls too)" \
+	test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
 check "open after a crash removes the stale adjacency routes" test "$(our_routes)" -eq 0
 check "open after a crash keeps a foreign pref 1000 rule" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark 0x10 lookup 100'"

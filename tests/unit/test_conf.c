@@ -421,8 +421,72 @@ static const struct err_case err_cases[] = {
 	{ "sid 2001:db8::1/64 action End\n",
 	  "t.conf:1: SID prefix \"2001:db8::1/64\" has host bits set" },
 	{ "encap-source 2001:db8::g\n", "t.conf:1: bad IPv6 address \"2001:db8::g\" for encap-source" },
-	{ "encap-source ff02::1\n", "t.conf:1: encap-source \"ff02::1\" is not a unicast address" },
-	{ "encap-source ::\n", "t.conf:1: encap-source \"::\" is not a unicast address" },
+	{ "encap-source ff02::1\n",
+	  "t.conf:1: encap-source \"ff02::1\" is not a global unicast address (multicast)" },
+	{ "encap-source ::\n",
+	  "t.conf:1: encap-source \"::\" is not a global unicast address (unspecified)" },
+	/* issue 9.10: link-local source, non-unicast segments, multicast prefixes */
+	{ "encap-source ::1\n",
+	  "t.conf:1: encap-source \"::1\" is not a global unicast address (loopback)" },
+	{ "encap-source fe80::1\n",
+	  "t.conf:1: encap-source \"fe80::1\" is not a global unicast address (link-local)" },
+	{ "encap-source FE80::1:2\n",
+	  "t.conf:1: encap-source \"FE80::1:2\" is not a global unicast address (link-local)" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::1,::\n",
+	  "t.conf:1: segment \"::\" is unspecified" },
+	{ "route 2001:db8::/64 encap seg6 mode encap segs ff02::2,2001:db8::1\n",
+	  "t.conf:1: segment \"ff02::2\" is multicast" },
+	{ "route 2001:db8::/64 encap seg6 mode inline segs ::1\n",
+	  "t.conf:1: segment \"::1\" is loopback" },
+	{ "sid 2001:db8::1 action End.B6 srh segs 2001:db8::2,ff0e::1\n",
+	  "t.conf:1: segment \"ff0e::1\" is multicast" },
+	{ "sid 2001:db8::1 action End.B6.Encaps srh segs 0:0::0:0\n",
+	  "t.conf:1: segment \"0:0::0:0\" is unspecified" },
+	{ "sid ff02::1 action End\n", "t.conf:1: SID prefix \"ff02::1\" is multicast" },
+	{ "sid ff00::/8 action End\n", "t.conf:1: SID prefix \"ff00::/8\" is multicast" },
+	{ "sid ::1 action End\n", "t.conf:1: SID \"::1\" is loopback" },
+	{ "sid ::/128 action End\n", "t.conf:1: SID \"::/128\" is unspecified" },
+	{ "route ff0e::/16 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"ff0e::/16\" is multicast" },
+	{ "route 224.0.0.0/4 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"224.0.0.0/4\" is multicast" },
+	{ "route 239.1.2.3 encap seg6 mode encap segs 2001:db8::1\n",
+	  "t.conf:1: route prefix \"239.1.2.3\" is multicast" },
+	/* issue 9.5: per-instance resources, and tables srv6d must not share */
+	{ "steer-chain -X\n",
+	  "t.conf:1: bad chain name \"-X\" for steer-chain (1..28 of A-Z a-z 0-9 _ -)" },
+	{ "steer-chain a_b-0123456789012345678901234\n",
+	  "t.conf:1: bad chain name \"a_b-0123456789012345678901234\" for steer-chain (1..28 of A-Z a-z 0-9 _ -)" },
+	{ "steer-chain SRV6D.b\n",
+	  "t.conf:1: bad chain name \"SRV6D.b\" for steer-chain (1..28 of A-Z a-z 0-9 _ -)" },
+	{ "steer-chain A\nsteer-chain B\n", "t.conf:2: duplicate \"steer-chain\" (first at line 1)" },
+	{ "mark-base 0x6d000001\n",
+	  "t.conf:1: mark-base \"0x6d000001\" must be non-zero with its low 16 bits clear" },
+	{ "mark-base 0x0000\n",
+	  "t.conf:1: mark-base \"0x0000\" must be non-zero with its low 16 bits clear" },
+	{ "mark-base 1828716544\n",
+	  "t.conf:1: bad mark \"1828716544\" for mark-base (0x followed by up to 8 hex digits)" },
+	{ "mark-base 0x16d000000\n",
+	  "t.conf:1: bad mark \"0x16d000000\" for mark-base (0x followed by up to 8 hex digits)" },
+	{ "mark-base 0xg0000\n",
+	  "t.conf:1: bad mark \"0xg0000\" for mark-base (0x followed by up to 8 hex digits)" },
+	{ "table-base 254\n", "t.conf:1: table-base \"254\" out of range (255..4294901760)" },
+	{ "table-base 4294901761\n",
+	  "t.conf:1: table-base \"4294901761\" out of range (255..4294901760)" },
+	{ "rule-pref 0\n", "t.conf:1: rule-pref \"0\" out of range (1..32764)" },
+	{ "rule-pref 32765\n", "t.conf:1: rule-pref \"32765\" out of range (1..32764)" },
+	{ "sid 2001:db8::1 action End.T table 254\n",
+	  "t.conf:1: table 254 is a reserved table (253 default, 254 main, 255 local)" },
+	{ "sid 2001:db8::1 action End.T table 253\n",
+	  "t.conf:1: table 253 is a reserved table (253 default, 254 main, 255 local)" },
+	{ "sid 2001:db8::1 action End.DT6 vrftable 255\n",
+	  "t.conf:1: vrftable 255 is a reserved table (253 default, 254 main, 255 local)" },
+	{ "sid 2001:db8::1 action End.T table 4200000001\n",
+	  "t.conf:1: table 4200000001 is inside srv6d's own table range 4200000001-4200065535 (table-base)" },
+	{ "sid 2001:db8::1 action End.DT6 table 4200065535\n",
+	  "t.conf:1: table 4200065535 is inside srv6d's own table range 4200000001-4200065535 (table-base)" },
+	{ "# table-base comes after the SID\nsid 2001:db8::1 action End.T table 5001\ntable-base 5000\n",
+	  "t.conf:2: table 5001 is inside srv6d's own table range 5001-70535 (table-base)" },
 	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 oif eth0:1\n",
 	  "t.conf:1: bad interface name \"eth0:1\" for oif" },
 	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 oif abcdefghijklmnop\n",
@@ -517,6 +581,68 @@ static void test_first_error_wins(void **state)
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "bogus\n", err, 8), -EINVAL);
 	assert_string_equal(err, "t.conf:");
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "bogus\n", NULL, 0), -EINVAL);
+}
+
+/* Per-instance resources: defaults, values, and the tables beside them. */
+static void test_instance(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	if (srv6_conf_parse_string(&c, "t.conf", "sid 2001:db8::1 action End.T table 252\n",
+				   err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(c.steer_chain, "SRV6D");
+	assert_int_equal(c.mark_base, SRV6_NHCTX_MARK_BASE);
+	assert_int_equal(c.table_base, SRV6_NHCTX_TABLE_BASE);
+	assert_int_equal(c.rule_pref, SRV6_NHCTX_RULE_PRIO);
+	srv6_conf_free(&c);
+	if (srv6_conf_parse_string(&c, "t.conf",
+				   "steer-chain SRV6D-b_2\n"
+				   "mark-base 0x6E0A0000\n"
+				   "table-base 5000\n"
+				   "rule-pref 32764\n"
+				   "sid 2001:db8::1 action End.T table 5000\n"
+				   "sid 2001:db8::2 action End.T table 70536\n"
+				   "sid 2001:db8::3 action End.DT6 vrftable 4200000001\n",
+				   err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_string_equal(c.steer_chain, "SRV6D-b_2");
+	assert_int_equal(c.mark_base, 0x6e0a0000u);
+	assert_int_equal(c.table_base, 5000);
+	assert_int_equal(c.rule_pref, 32764);
+	srv6_conf_free(&c);
+	/* the edges of the ranges */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "table-base 255\nrule-pref 1\n"
+						"mark-base 0xffff0000\nsteer-chain a_b-012345678901234567890123\n",
+						err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "table-base 4294901760\n",
+						err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+}
+
+/* Right beside what issue 9.10 refuses: still accepted. */
+static void test_unicast_edges(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	if (srv6_conf_parse_string(&c, "t.conf",
+				   "encap-source fec0::1\n"
+				   "sid fe80::/10 action End\n"
+				   "sid ::2 action End\n"
+				   "sid fe00::/8 action End\n"
+				   "sid ::/0 action End\n"
+				   "route 223.255.255.0/24 encap seg6 mode encap segs fe80::1\n"
+				   "route 240.0.0.0/4 encap seg6 mode encap segs ::2\n"
+				   "route fd00::/8 encap seg6 mode encap segs fd00::1,2001:db8::1\n"
+				   "sid 2001:db8::1 action End.X nh6 fe80::1 oif eth0\n",
+				   err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.nsids, 5);
+	assert_int_equal(c.nroutes, 3);
+	srv6_conf_free(&c);
 }
 
 /* Limits that are valid right at the edge. */
@@ -908,6 +1034,8 @@ int main(void)
 		cmocka_unit_test(test_globals),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_first_error_wins),
+		cmocka_unit_test(test_instance),
+		cmocka_unit_test(test_unicast_edges),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_roundtrip_every_action),
 		cmocka_unit_test(test_attr_names),

@@ -127,8 +127,11 @@ static void test_policy_check(void **state)
 	assert_int_equal(srv6_policy_check(&p, &why), -EINVAL);
 	assert_string_equal(why, "unknown encap mode");
 	p.mode = SRV6_MODE_ENCAP;
+	/* net.ipv6.seg6_flowlabel takes any int (issue 9.3): none is refused */
 	p.flowlabel_mode = 2;
-	assert_int_equal(srv6_policy_check(&p, &why), -EINVAL);
+	assert_int_equal(srv6_policy_check(&p, &why), 0);
+	p.flowlabel_mode = -7;
+	assert_int_equal(srv6_policy_check(&p, &why), 0);
 	assert_int_equal(srv6_policy_check(NULL, &why), -EINVAL);
 }
 
@@ -347,6 +350,23 @@ static void test_flowlabel_hash(void **state)
 	assert_int_equal(pkt.data[1], 0);
 	assert_int_equal(pkt.data[2], 0);
 	assert_int_equal(pkt.data[3], 0);
+
+	/* seg6_flowlabel other than -1/0/1, as the kernel: > 0 hashes, < 0
+	 * gives 0 (issue 9.3: these used to drop every policy packet) */
+	for (int mode = -3; mode <= 5; mode++) {
+		if (mode >= -1 && mode <= 1)
+			continue;
+		p.flowlabel_mode = mode;
+		len = v6pkt(buf + SRV6_PKT_HEADROOM, 0xa4, 0x12345, 42, 1000, 53, 20);
+		assert_int_equal(srv6_pkt_init(&pkt, buf, BUFSZ, SRV6_PKT_HEADROOM,
+					       len), 0);
+		ha = srv6_flowlabel_hash(pkt.data, pkt.len, 41);
+		assert_int_equal(srv6_headend_apply(&p, 41, &pkt, &res), 0);
+		assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+		assert_int_equal((uint32_t)((pkt.data[1] & 0xf) << 16 |
+					    pkt.data[2] << 8 | pkt.data[3]),
+				 mode > 0 ? ha : 0);
+	}
 }
 
 /* The primitives End.B6* use leave the packet alone on failure. */

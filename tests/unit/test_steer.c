@@ -48,12 +48,12 @@ static void test_single_queue(void **state)
 				    .sid_prefixes = sids, .sid_plens = pl, .nsids = 1 };
 
 	format_ok(&c, AF_INET6,
-		  "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		  "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
 		  "-A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-num 4\nCOMMIT\n");
 	c.fail_open = true;
 	c.cpu_fanout = true; /* meaningless with one queue: not printed */
 	format_ok(&c, AF_INET6,
-		  "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		  "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
 		  "-A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-num 4 --queue-bypass\nCOMMIT\n");
 }
 
@@ -73,13 +73,13 @@ static void test_balance_and_policies(void **state)
 	char want[1024];
 
 	snprintf(want, sizeof(want),
-		 "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		 "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
 		 "-A SRV6D -d 2001:db8:ff::1/128 %s"
 		 "-A SRV6D -d 2001:db8:100::/48 %s"   /* host bits masked */
 		 "-A SRV6D -d 2001:db8:99::/64 %sCOMMIT\n", t, t, t);
 	format_ok(&c, AF_INET6, want);
 	snprintf(want, sizeof(want),
-		 "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\n"
+		 "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
 		 "-A SRV6D -d 10.1.0.0/16 %s-A SRV6D -d 0.0.0.0/0 %sCOMMIT\n", t, t);
 	format_ok(&c, AF_INET, want);
 }
@@ -88,7 +88,7 @@ static void test_empty(void **state)
 {
 	struct srv6_steer_cfg c = { .queue_first = 0, .queue_last = 0 };
 
-	format_ok(&c, AF_INET6, "*raw\n:SRV6D - [0:0]\n-A PREROUTING -j SRV6D\nCOMMIT\n");
+	format_ok(&c, AF_INET6, "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\nCOMMIT\n");
 }
 
 static void test_truncation_like_snprintf(void **state)
@@ -126,12 +126,35 @@ static void test_invalid(void **state)
 	assert_int_equal(srv6_steer_format(&c, AF_PACKET, buf, sizeof(buf)), -EINVAL);
 }
 
+/* The chain name of an instance (steer-chain), and what is refused. */
+static void test_chain_name(void **state)
+{
+	struct in6_addr sids[1] = { a6("2001:db8:ff::1") };
+	uint8_t pl[1] = { 128 };
+	struct srv6_steer_cfg c = { .chain = "SRV6D-b", .sid_prefixes = sids, .sid_plens = pl,
+				    .nsids = 1 };
+	char buf[512];
+
+	format_ok(&c, AF_INET6, "*raw\n:SRV6D-b - [0:0]\n-I PREROUTING 1 -j SRV6D-b\n"
+		  "-A SRV6D-b -d 2001:db8:ff::1/128 -j NFQUEUE --queue-num 0\nCOMMIT\n");
+	assert_true(srv6_steer_chain_valid("SRV6D"));
+	assert_true(srv6_steer_chain_valid("a_b-012345678901234567890123"));  /* 28 */
+	assert_false(srv6_steer_chain_valid("a_b-0123456789012345678901234")); /* 29 */
+	assert_false(srv6_steer_chain_valid(""));
+	assert_false(srv6_steer_chain_valid("-X"));
+	assert_false(srv6_steer_chain_valid("a b"));
+	assert_false(srv6_steer_chain_valid("a\nb"));
+	c.chain = "bad chain";
+	assert_int_equal(srv6_steer_format(&c, AF_INET6, buf, sizeof(buf)), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single_queue),
 		cmocka_unit_test(test_balance_and_policies),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_chain_name),
 		cmocka_unit_test(test_truncation_like_snprintf),
 		cmocka_unit_test(test_invalid),
 	};

@@ -82,7 +82,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "install")) {
 		e = srv6_steer_install(&c, err, sizeof(err));
 	} else if (!strcmp(cmd, "remove")) {
-		e = srv6_steer_remove(err, sizeof(err));
+		e = srv6_steer_remove(NULL, err, sizeof(err));
 	} else if (!strcmp(cmd, "format4") || !strcmp(cmd, "format6")) {
 		char buf[8192];
 

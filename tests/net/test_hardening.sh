@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_hardening.sh - issue 9 (hardening) on lib.sh's topology: the stats
+# file against a planted symlink, net.ipv6.seg6_flowlabel values other than
+# -1/0/1, and refused configurations.
+#
+#   +---------------+      +------------------------------------+      +---------------+
+#   | src           |      | rtr  srv6d (steer auto)            |      | dst           |
+#   |          eth0 +------+ eth0                          eth1 +------+ eth0          |
+#   | 2001:db8:1::1 |      | route 2001:db8:99::/64 encap       |      | 2001:db8:2::2 |
+#   | policy-encap  |      |   segs aa::1,aa::2 (-> dst)        |      | captures the  |
+#   | packets       |      | -s $TMPD/stats (symlink planted)   |      | encapsulation |
+#   +---------------+      +------------------------------------+      +---------------+
+set -u
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_env
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+
+if ! srv6d_built; then
+	fail "hardening" "srv6d not built ($SRV6D)"
+	summary; exit
+fi
+
+conf=$TMPD/srv6d.conf
+cat >"$conf" <<CONF
+queue 0
+steer auto
+encap-source 2001:db8:2::1
+sid 2001:db8:ff::1 action End
+route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2
+CONF
+
+# ---- 9.1 stats file: a symlink at FILE.tmp must not be written through -------
+victim=$TMPD/victim
+echo precious >"$victim"
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.stats.log"; then
+	ln -s "$victim" "$TMPD/stats.tmp"
+	srv6d_stats
+	check "stats: SIGUSR1 writes the stats file past a symlink at FILE.tmp" \
+		grep -q '^queue 0 ' "$TMPD/stats"
+	check "stats: the symlink's target is untouched" test "$(cat "$victim")" = precious
+	check "stats: the planted symlink itself is untouched" test -L "$TMPD/stats.tmp"
+	n=$(find "$TMPD" -maxdepth 1 -name '.stats.*' | wc -l)
+	check "stats: no temporary file left ($n)" test "$n" -eq 0
+	srv6d_stop
+	check "stats: target still untouched after the exit dump" test "$(cat "$victim")" = precious
+	rm -f "$TMPD/stats.tmp"
+else
+	fail "stats file" "srv6d did not start"
+fi
+
+# ---- 9.3 net.ipv6.seg6_flowlabel: > 0 hash, < 0 zero (as the kernel) ----------
+# flow label of the first captured packet (hex of the outer header) and its DA
+rx_fl() { awk '$1 == "RX" {print substr($4, 4, 5); exit}'; }
+rx_da() { awk '$1 == "RX" {print substr($4, 49, 32); exit}'; }
+AA1=20010db800aa00000000000000000001
+for fl in -2 2 -1; do
+	in_rtr sysctl -qw net.ipv6.seg6_flowlabel=$fl >/dev/null
+	if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.fl$fl.log"; then
+		out=$(pkt_to_dst send --case policy-encap)
+		da=$(echo "$out" | rx_da) label=$(echo "$out" | rx_fl)
+		check "seg6_flowlabel $fl: policy packet encapsulated toward aa::1 (DA ${da:-none})" \
+			test "$da" = $AA1
+		if [ "$fl" -lt 0 ]; then
+			check "seg6_flowlabel $fl: outer flow label 0 (${label:-none})" test "$label" = 00000
+		else
+			check "seg6_flowlabel $fl: outer flow label hashed (${label:-none})" \
+				eval '[ -n "$label" ] && [ "$label" != 00000 ]'
+		fi
+		srv6d_stop
+	else
+		fail "seg6_flowlabel $fl" "srv6d did not start"
+	fi
+done
+# reload re-reads the sysctl: start with 0 (inner label copied), switch to -3
+in_rtr sysctl -qw net.ipv6.seg6_flowlabel=0 >/dev/null
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.flreload.log"; then
+	label=$(pkt_to_dst send --case policy-encap | rx_fl)
+	check "seg6_flowlabel 0: inner label 12345 copied (${label:-none})" test "$label" = 12345
+	in_rtr sysctl -qw net.ipv6.seg6_flowlabel=-3 >/dev/null
+	kill -HUP "$SRV6D_PID"
+	wait_until 5 grep -q reloaded "$SRV6D_LOG"
+	label=$(pkt_to_dst send --case policy-encap | rx_fl)
+	check "reload re-reads seg6_flowlabel (-3: label 0, got ${label:-none})" test "$label" = 00000
+	srv6d_stop
+else
+	fail "seg6_flowlabel reload" "srv6d did not start"
+fi
+in_rtr sysctl -qw net.ipv6.seg6_flowlabel=1 >/dev/null
+
+# ---- 9.9 a dead worker: srv6d notices, logs, exits non-zero -------------------
+# gdb replaces queue 1's netlink socket by /dev/null (fd 0) under the running
+# daemon: its worker's next receive fails with ENOTSOCK and the thread ends.
+# nfq_fds PID: the fds of PID's NETLINK_NETFILTER (12) sockets, queue order.
+nfq_fds() {
+	local ino fd
+	for ino in $(awk '$2 == 12 {print $NF}' "/proc/$1/net/netlink"); do
+		for fd in /proc/"$1"/fd/*; do
+			[ "$(readlink "$fd")" = "socket:[$ino]" ] && echo "${fd##*/}"
+		done
+	done | sort -n
+}
+if ! command -v gdb >/dev/null; then
+	skip "dead worker" "gdb not found"
+else
+	sed -i 's/^queue 0$/queue 0-1/' "$conf"
+	if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.dead.log"; then
+		mapfile -t fds < <(nfq_fds "$SRV6D_PID")
+		check "two queue sockets found (${fds[*]})" test "${#fds[@]}" -eq 2
+		gdb -p "$SRV6D_PID" -batch -ex "call (int)dup2(0, ${fds[1]:-999})" >"$TMPD/gdb.log" 2>&1
+		wait_until 10 srv6d_gone
+		srv6d_stop; rc=$SRV6D_RC
+		check "srv6d exits on its own, non-zero, after a worker died (rc=$rc)" \
+			eval '[ "$rc" -ne 0 ] && [ "$rc" -ne 255 ]'
+		check "the log names the queue and the error" \
+			grep -q 'queue 1: worker stopped: Socket operation on non-socket' "$SRV6D_LOG"
+		check "steering rules removed at that exit" \
+			bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q NFQUEUE"
+	else
+		fail "dead worker" "srv6d did not start"
+	fi
+	sed -i 's/^queue 0-1$/queue 0/' "$conf"
+fi
+
+summary
