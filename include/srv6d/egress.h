@@ -58,4 +58,11 @@
 int srv6_egress_probe(struct srv6_nfq *q, const struct srv6_injdev *d, struct srv6_inj *j,
 		      uint32_t stray_verdict, char *why, size_t whylen);
 
+/**
+ * srv6_egress_probe_cleanup - remove the probe's rules (SRV6D-PROBE in raw
+ * and mangle PREROUTING) if any are there: a crashed start's left-overs.
+ * Control thread.
+ */
+void srv6_egress_probe_cleanup(const struct srv6_injdev *d);
+
 #endif

@@ -10,8 +10,8 @@
  *        |                                              ^
  *        v                                              |
  *    [ <name>p ]  ==== veth ====>  [ <name> ]  -> ip6_rcv/ip_rcv -> PREROUTING ->
- *    srv6d's end: no IPv6,         the kernel's end: no address, forwarding on,
- *    no ARP, no multicast          rp_filter 0, src_valid_mark, accept_local
+ *    srv6d's end: no IPv6,         the kernel's end: no address, IPv4 rp_filter 0,
+ *    no ARP, no multicast          src_valid_mark, accept_local (forwarding: the host's)
  *
  * A result is written as an Ethernet frame (destination = the kernel end's
  * MAC) with a per-message SO_MARK control message, into srv6d's end.  The veth

@@ -38,7 +38,11 @@ int srv6_saddr_select(const struct in6_addr *daddr, int oif, struct in6_addr *ou
 /*
  * The same for many SIDs and policies at once: read the kernel's tunsrc and
  * the address list once (srv6_saddr_env_read), resolve each
- * (srv6_saddr_from_env), free.  Control thread.
+ * (srv6_saddr_from_env), free (always, whatever the read returned).
+ * srv6_saddr_env_read returns 0, -ENOMEM, or the -errno of a tunsrc read
+ * that failed (the address list is there; tunsrc reads as unset): a caller
+ * that can wait (the periodic refresh) skips that round rather than
+ * flapping the source.  Control thread.
  */
 struct srv6_saddr_env {
 	struct in6_addr tunsrc;        /* :: when unset */

@@ -17,6 +17,7 @@
 
 #define PROBE_CHAIN "SRV6D-PROBE"
 #define PROBE_WAIT_MS 1500
+#define PROBE_DRAIN_BATCHES 64
 #define PROBE_TAG_CONTROL 0x5201
 #define PROBE_TAG_TEST    0x5202
 
@@ -64,7 +65,7 @@ static void probe_build(uint8_t *p, uint16_t tag)
 	memcpy(p + 64, &a, 16);         /* segment list[1]: first */
 }
 
-static int rules(bool add, const char *dev, unsigned int queue, char *err, size_t errlen)
+static int rules_add(const char *dev, unsigned int queue, char *err, size_t errlen)
 {
 	char txt[1024];
 	char probe_da[INET6_ADDRSTRLEN];
@@ -72,23 +73,25 @@ static int rules(bool add, const char *dev, unsigned int queue, char *err, size_
 
 	probe_addr(&a, 1);
 	inet_ntop(AF_INET6, &a, probe_da, sizeof(probe_da));
-	if (add)
-		snprintf(txt, sizeof(txt),
-			 "*raw\n:" PROBE_CHAIN " - [0:0]\n"
-			 "-I PREROUTING 1 -i %s -j " PROBE_CHAIN "\n"
-			 "-A " PROBE_CHAIN " -d %s/128 -m mark ! --mark 0x%x -j NFQUEUE --queue-num %u\n"
-			 "COMMIT\n"
-			 "*mangle\n:" PROBE_CHAIN " - [0:0]\n"
-			 "-I PREROUTING 1 -i %s -j " PROBE_CHAIN "\n"
-			 "-A " PROBE_CHAIN " -m mark --mark 0x%x -j NFQUEUE --queue-num %u\n"
-			 "COMMIT\n",
-			 dev, probe_da, SRV6_PROBE_MARK, queue, dev, SRV6_PROBE_MARK, queue);
-	else
-		snprintf(txt, sizeof(txt),
-			 "*raw\n-D PREROUTING -i %s -j " PROBE_CHAIN "\n-F " PROBE_CHAIN "\n"
-			 "-X " PROBE_CHAIN "\nCOMMIT\n"
-			 "*mangle\n-D PREROUTING -i %s -j " PROBE_CHAIN "\n-F " PROBE_CHAIN "\n"
-			 "-X " PROBE_CHAIN "\nCOMMIT\n", dev, dev);
+	snprintf(txt, sizeof(txt),
+		 "*raw\n:" PROBE_CHAIN " - [0:0]\n"
+		 "-I PREROUTING 1 -i %s -j " PROBE_CHAIN "\n"
+		 "-A " PROBE_CHAIN " -d %s/128 -m mark ! --mark 0x%x -j NFQUEUE --queue-num %u\n"
+		 "COMMIT\n"
+		 "*mangle\n:" PROBE_CHAIN " - [0:0]\n"
+		 "-I PREROUTING 1 -i %s -j " PROBE_CHAIN "\n"
+		 "-A " PROBE_CHAIN " -m mark --mark 0x%x -j NFQUEUE --queue-num %u\n"
+		 "COMMIT\n",
+		 dev, probe_da, SRV6_PROBE_MARK, queue, dev, SRV6_PROBE_MARK, queue);
+	return srv6_steer_restore(AF_INET6, txt, err, errlen);
+}
+
+static int rules_remove(const char *table, const char *dev, char *err, size_t errlen)
+{
+	char txt[512];
+
+	snprintf(txt, sizeof(txt), "*%s\n-D PREROUTING -i %s -j " PROBE_CHAIN "\n-F " PROBE_CHAIN
+		 "\n-X " PROBE_CHAIN "\nCOMMIT\n", table, dev);
 	return srv6_steer_restore(AF_INET6, txt, err, errlen);
 }
 
@@ -161,6 +164,15 @@ static int probe_one(struct srv6_nfq *q, struct srv6_inj *j, struct probe_state 
 	return 0;
 }
 
+void srv6_egress_probe_cleanup(const struct srv6_injdev *d)
+{
+	char err[256];
+
+	/* One transaction per table: a missing chain fails only its own. */
+	(void)rules_remove("raw", d->name, err, sizeof(err));
+	(void)rules_remove("mangle", d->name, err, sizeof(err));
+}
+
 int srv6_egress_probe(struct srv6_nfq *q, const struct srv6_injdev *d, struct srv6_inj *j,
 		      uint32_t stray_verdict, char *why, size_t whylen)
 {
@@ -173,19 +185,20 @@ int srv6_egress_probe(struct srv6_nfq *q, const struct srv6_injdev *d, struct sr
 		srv6_seterr(why, whylen, "probe forced to fail (SRV6D_TEST_PROBE=fail)");
 		return 0;
 	}
-	(void)rules(false, d->name, 0, err, sizeof(err));   /* a crashed run's */
-	r = rules(true, d->name, srv6_nfq_queue(q), err, sizeof(err));
+	srv6_egress_probe_cleanup(d);   /* a crashed run's */
+	r = rules_add(d->name, srv6_nfq_queue(q), err, sizeof(err));
 	if (r < 0) {
+		srv6_egress_probe_cleanup(d);   /* half of it may be in */
 		srv6_seterr(why, whylen, "probe rules: %s", err);
 		return r;
 	}
 	r = probe_one(q, j, &st, PROBE_TAG_CONTROL, &st.control_back, stray_verdict);
 	if (r == 0 && st.control_back)
 		r = probe_one(q, j, &st, PROBE_TAG_TEST, &st.test_back, stray_verdict);
-	if (rules(false, d->name, 0, err, sizeof(err)) < 0 && r == 0)
-		r = -EIO;
-	/* Late answers (none expected) get their verdicts now. */
-	while (srv6_nfq_recv(q, false) > 0)
+	srv6_egress_probe_cleanup(d);
+	/* Late answers (none expected) get their verdicts now; steady traffic
+	 * from operator rules must not hold the start-up: bounded. */
+	for (int i = 0; i < PROBE_DRAIN_BATCHES && srv6_nfq_recv(q, false) > 0; i++)
 		probe_handle(q, &st, stray_verdict);
 
 	if (r < 0) {

@@ -121,11 +121,13 @@ static int dev_sysctls(const struct srv6_injdev *d, const char **what)
 		{ true, "ipv6", "accept_ra", "0" },
 		{ true, "ipv6", "accept_dad", "0" },
 		/* ip6_forward() needs only all.forwarding; 0 here keeps the
-		 * device out of the all-routers groups (no MLD reports) */
+		 * device out of the all-routers groups (no MLD reports).  IPv4
+		 * forwarding is left as the host has it (net.ipv4.ip_forward
+		 * sets every device): End.DX4/DT4 are refused with it off, as
+		 * the kernel's own are. */
 		{ true, "ipv6", "forwarding", "0" },
 		/* ipv6_srh_rcv() takes min(all, dev): ours defers to all */
 		{ true, "ipv6", "seg6_enabled", "1" },
-		{ true, "ipv4", "forwarding", "1" },
 		/* rp_filter is max(all, dev): 0 here defers to all */
 		{ true, "ipv4", "rp_filter", "0" },
 		/* End.DT4 sources may exist only in table N (the mark) */
@@ -172,9 +174,24 @@ int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t 
 		goto out_sock;
 	}
 	/* A left-over pair of this name is ours (a crashed srv6d): remove it
-	 * (deleting one end deletes both). */
-	(void)link_del(sk, d->name);
-	(void)link_del(sk, d->peer);
+	 * (deleting one end deletes both).  A device of that name that is no
+	 * veth is someone else's: refuse. */
+	for (int i = 0; i < 2; i++) {
+		const char *nm = i ? d->peer : d->name;
+		struct rtnl_link *old = NULL;
+
+		if (rtnl_link_get_kernel(sk, 0, nm, &old) < 0)
+			continue;
+		r = rtnl_link_get_type(old) && !strcmp(rtnl_link_get_type(old), "veth");
+		rtnl_link_put(old);
+		if (!r) {
+			srv6_seterr(err, errlen, "egress device %s: a device named %s exists and is "
+				    "not srv6d's veth", d->name, nm);
+			r = -EEXIST;
+			goto out_sock;
+		}
+		(void)link_del(sk, nm);
+	}
 
 	l = rtnl_link_veth_alloc();
 	if (!l) {

@@ -72,6 +72,7 @@ struct daemon {
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
+	bool sources_dirty;             /* outer sources changed, not yet published */
 };
 
 /* The chain srv6d's steering lives in. */
@@ -256,10 +257,13 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 	int r;
 
 	r = srv6_saddr_env_read(&env);
-	if (r < 0) {
+	if (r == -ENOMEM) {
+		srv6_saddr_env_free(&env);
 		snprintf(err, errlen, "reading the addresses: %s", strerror(-r));
 		return r;
 	}
+	if (r < 0)
+		srv6_log(LOG_WARNING, "reading ip sr tunsrc: %s (taken as unset)", strerror(-r));
 
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
@@ -705,6 +709,8 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 			return -EIO;
 		}
 	}
+	if (c->egress != SRV6_EGRESS_AUTO)
+		srv6_egress_probe_cleanup(&d->injdev);   /* a crashed probe's rules */
 	switch (c->egress) {
 	case SRV6_EGRESS_VERDICT:
 		d->inject6 = false;
@@ -719,7 +725,14 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 		r = srv6_egress_probe(d->workers[0].nfq, &d->injdev, d->workers[0].inj,
 				      c->fail_open ? NF_ACCEPT : NF_DROP, d->egress_why,
 				      sizeof(d->egress_why));
-		d->inject6 = r != 1;
+		/* Inconclusive (the unchanged control packet never came back):
+		 * something drops what arrives on srv6d's device, which is
+		 * what injection relies on; verdicts may still work. */
+		if (r < 0)
+			srv6_log(LOG_ERR, "egress: %s: IPv6 results go in verdicts; check what drops "
+				 "packets arriving on %s (IPv4 results and End.DX2 use it)",
+				 d->egress_why, d->injdev.name);
+		d->inject6 = r == 0;
 		break;
 	}
 	for (unsigned int i = 0; i < d->nworkers; i++)
@@ -767,8 +780,12 @@ static void refresh_sources(struct daemon *d)
 	unsigned int changed = 0;
 	char err[SRV6_CONF_ERRLEN + 128];
 
-	if (c->has_encap_src || srv6_saddr_env_read(&env) < 0)
+	if (c->has_encap_src)
 		return;
+	if (srv6_saddr_env_read(&env) < 0) {   /* tunsrc unreadable this round: wait */
+		srv6_saddr_env_free(&env);
+		return;
+	}
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
@@ -782,9 +799,12 @@ static void refresh_sources(struct daemon *d)
 				       pol->dev_name, &pol->encap_src);
 	}
 	srv6_saddr_env_free(&env);
-	if (!changed)
+	if (!changed && !d->sources_dirty)
 		return;
-	if (conf_publish(d, c, err, sizeof(err)) < 0)
+	/* a failed publish is retried at the next round (the new sources are
+	 * in d->conf already) */
+	d->sources_dirty = conf_publish(d, c, err, sizeof(err)) < 0;
+	if (d->sources_dirty)
 		srv6_log(LOG_ERR, "outer source changed, republishing failed: %s", err);
 	else
 		srv6_log(LOG_NOTICE, "outer source address changed for %u SIDs/policies (tunsrc "
@@ -1192,8 +1212,8 @@ out_queues:
 	 * still queued (fail-open no longer applies once it is gone); packets
 	 * that still match a rule pass only with --queue-bypass. */
 	for (unsigned int i = 0; d.workers && i < d.nworkers; i++) {
+		srv6_inj_close(d.workers[i].inj);    /* its batch points into the queue's slots */
 		srv6_nfq_close(d.workers[i].nfq);
-		srv6_inj_close(d.workers[i].inj);
 	}
 	free(d.workers);
 	srv6_injdev_close(&d.injdev);

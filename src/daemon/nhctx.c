@@ -26,6 +26,9 @@
 #include <netlink/route/link.h>
 #include <netlink/route/link/vrf.h>
 
+#include <libmnl/libmnl.h>
+#include <time.h>
+
 #include "srv6d/errbuf.h"
 #include "srv6d/nhctx.h"
 
@@ -229,39 +232,105 @@ struct zero_state {
 
 #define LOCAL_TEMP_PROTO 4   /* RTPROT_STATIC: srv6d's temporary copy */
 
+struct zero_walk {
+	struct srv6_nhctx *n;
+	struct zero_state *z;
+};
+
+static int zero_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int t = mnl_attr_get_type(a);
+
+	if (t <= FRA_MAX)
+		tb[t] = a;
+	return MNL_CB_OK;
+}
+
+/* One rule of the dump, in the kernel's order (libnl's caches do not keep
+ * it, hence this walk). */
+static int zero_rule_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct zero_walk *w = data;
+	const struct fib_rule_hdr *frh = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *tb[FRA_MAX + 1] = { 0 };
+	uint32_t prio = 0, table, mark = 0;
+	uint8_t proto = 0;
+
+	if (nlh->nlmsg_type != RTM_NEWRULE)
+		return MNL_CB_OK;
+	mnl_attr_parse(nlh, sizeof(*frh), zero_attr_cb, tb);
+	if (tb[FRA_PRIORITY])
+		prio = mnl_attr_get_u32(tb[FRA_PRIORITY]);
+	if (prio != 0)
+		return MNL_CB_OK;
+	table = tb[FRA_TABLE] ? mnl_attr_get_u32(tb[FRA_TABLE]) : frh->table;
+	if (tb[FRA_FWMARK])
+		mark = mnl_attr_get_u32(tb[FRA_FWMARK]);
+	if (tb[FRA_PROTOCOL])
+		proto = mnl_attr_get_u8(tb[FRA_PROTOCOL]);
+	if (frh->action == FR_ACT_GOTO && tb[FRA_GOTO] &&
+	    mnl_attr_get_u32(tb[FRA_GOTO]) == w->n->prio && mark == w->n->mark_base) {
+		w->z->gate = true;
+		return MNL_CB_OK;
+	}
+	if (table != RT_TABLE_LOCAL || frh->action != FR_ACT_TO_TBL || mark)
+		return MNL_CB_OK;
+	if (proto == LOCAL_TEMP_PROTO)
+		w->z->temps++;
+	else if (w->z->gate)
+		w->z->local_after = true;
+	else
+		w->z->local_before = true;
+	return MNL_CB_OK;
+}
+
 static int zero_state_read(struct srv6_nhctx *n, int family, struct zero_state *z)
 {
-	struct nl_cache *cache;
-	struct nl_object *o;
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
+	struct zero_walk w = { n, z };
+	struct mnl_socket *nl;
+	struct nlmsghdr *nlh;
+	struct fib_rule_hdr *frh;
+	unsigned int seq = (unsigned int)time(NULL), portid;
+	int r = 0;
 
 	memset(z, 0, sizeof(*z));
-	if (rtnl_rule_alloc_cache(n->sk, family, &cache) < 0)
-		return -EIO;
-	for (o = nl_cache_get_first(cache); o; o = nl_cache_get_next(o)) {
-		struct rtnl_rule *r = (struct rtnl_rule *)o;
-		uint8_t proto = 0;
-
-		if (rtnl_rule_get_prio(r) != 0)
-			continue;
-		if (rtnl_rule_get_action(r) == FR_ACT_GOTO &&
-		    rtnl_rule_get_goto(r) == n->prio &&
-		    rtnl_rule_get_mark(r) == n->mark_base) {
-			z->gate = true;
-			continue;
-		}
-		if (rtnl_rule_get_table(r) != RT_TABLE_LOCAL ||
-		    rtnl_rule_get_action(r) != FR_ACT_TO_TBL || rtnl_rule_get_mark(r))
-			continue;
-		(void)rtnl_rule_get_protocol(r, &proto);
-		if (proto == LOCAL_TEMP_PROTO)
-			z->temps++;
-		else if (z->gate)
-			z->local_after = true;
-		else
-			z->local_before = true;
+	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (!nl)
+		return -errno;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		r = -errno;
+		goto out;
 	}
-	nl_cache_free(cache);
-	return 0;
+	portid = mnl_socket_get_portid(nl);
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETRULE;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
+	frh->family = (uint8_t)family;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		r = -errno;
+		goto out;
+	}
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		int c;
+
+		if (len < 0) {
+			r = -errno;
+			break;
+		}
+		c = mnl_cb_run(buf, (size_t)len, seq, portid, zero_rule_cb, &w);
+		if (c <= MNL_CB_STOP) {
+			r = c < 0 ? -errno : 0;
+			break;
+		}
+	}
+out:
+	mnl_socket_close(nl);
+	return r;
 }
 
 /* "pref 0 lookup local proto @proto": add (not exclusive) or delete the first

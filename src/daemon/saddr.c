@@ -301,11 +301,16 @@ static char *read_if_inet6(void)
 
 int srv6_saddr_env_read(struct srv6_saddr_env *env)
 {
+	int r;
+
 	memset(env, 0, sizeof(*env));
-	if (srv6_tunsrc_read(&env->tunsrc) < 0)
-		memset(&env->tunsrc, 0, sizeof(env->tunsrc));
 	env->if_inet6 = read_if_inet6();
-	return env->if_inet6 ? 0 : -ENOMEM;
+	if (!env->if_inet6)
+		return -ENOMEM;
+	r = srv6_tunsrc_read(&env->tunsrc);
+	if (r < 0)
+		memset(&env->tunsrc, 0, sizeof(env->tunsrc));
+	return r;
 }
 
 void srv6_saddr_env_free(struct srv6_saddr_env *env)
@@ -334,7 +339,7 @@ int srv6_saddr_select(const struct in6_addr *daddr, int oif, struct in6_addr *ou
 	int r;
 
 	r = srv6_saddr_env_read(&env);
-	if (r == 0)
+	if (r == 0 || (r != -ENOMEM && env.if_inet6))   /* tunsrc unreadable: as unset */
 		r = srv6_saddr_from_env(&env, daddr, oif, out);
 	srv6_saddr_env_free(&env);
 	return r;

@@ -429,9 +429,17 @@ struct raw_view {
 static bool rule_is_ours(const char *line, const char *chain)
 {
 	size_t n = strlen(chain);
+	const char *dev, *sp;
 
-	return !strncmp(line, "-A ", 3) && !strncmp(line + 3, chain, n) &&
-	       !strncmp(line + 3 + n, " -d ", 4) && strstr(line, " -j NFQUEUE --queue-") &&
+	if (strncmp(line, "-A ", 3) || strncmp(line + 3, chain, n))
+		return false;
+	/* the first rule: accept what arrives on srv6d's injection device */
+	if (!strncmp(line + 3 + n, " -i ", 4)) {
+		dev = line + 3 + n + 4;
+		sp = strchr(dev, ' ');
+		return sp && sp > dev && (size_t)(sp - dev) < 16 && !strcmp(sp, " -j ACCEPT");
+	}
+	return !strncmp(line + 3 + n, " -d ", 4) && strstr(line, " -j NFQUEUE --queue-") &&
 	       !strstr(line + 3 + n + 4, " -m ");
 }
 

@@ -125,13 +125,21 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 {
 	int r;
 
+	/* The packet's own mark travels on when no next-hop context sets one,
+	 * as it does through a verdict. */
 	if (family)
-		r = srv6_inj_add(w->inj, family, res->nh.mark, pkt->data, pkt->len);
+		r = srv6_inj_add(w->inj, family, res->nh.mark ? res->nh.mark : p->mark,
+				 pkt->data, pkt->len);
 	else
 		r = srv6_inj_add_l2(w->inj, res->nh.oif, pkt->data, pkt->len);
 	if (r < 0) {
-		W_INC(w, too_big);
-		cnt_error(cnt, r == -EMSGSIZE ? SRV6_DROP_NO_ROOM : SRV6_DROP_UNSUPPORTED);
+		if (r == -EMSGSIZE) {
+			W_INC(w, too_big);
+			cnt_error(cnt, SRV6_DROP_NO_ROOM);
+		} else {
+			W_INC(w, xfamily);
+			cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
+		}
 		return verdict_drop(w, p->id);
 	}
 	cnt_ok(cnt, bytes);
@@ -198,8 +206,13 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	}
 
 	/* Local SID chain: the result goes to another SID (or policy) of
-	 * this node: run it now, as the kernel would, with no decrement. */
-	for (unsigned int step = 1; res.verdict == SRV6_V_FORWARD6 && pkt.len >= 40; step++) {
+	 * this node: run it now, as the kernel would, with no decrement.  Only
+	 * a result routed by the main table (mark 0) can reach one: End.X goes
+	 * to its adjacency, End.T / End.DT* look up table N only, End.DX6 goes
+	 * to nh6 (the kernel's seg6local never meets a main-table seg6 route
+	 * there either). */
+	for (unsigned int step = 1; res.verdict == SRV6_V_FORWARD6 && res.nh.mark == 0 &&
+	     pkt.len >= 40; step++) {
 		struct srv6_counters *next = NULL;
 		struct srv6_result nres;
 		uint64_t nbytes = pkt.len;

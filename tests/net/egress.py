@@ -109,6 +109,18 @@ def cases():
                      / Raw(b"n" * (1500 - 80 - 48))]
     c["mtu-over"] = [IPv6(src=SRC6, dst="2001:db8:95::2", hlim=30) / UDP(sport=16, dport=16)
                      / Raw(b"o" * (1500 - 80 - 48 + 1))]
+    # next-hop contexts never run local SIDs (test_egress.sh): End.X ff::3 whose
+    # next segment is the local End SID ff::1 goes to its adjacency; End.DT6
+    # ff::6 (table 100) with an inner packet to ff::1 is looked up in table 100
+    c["ctx-x-sid"] = [IPv6(src=SRC6, dst=FF + "3", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:aa::1", FF + "1", FF + "3"], segleft=2, lastentry=2)
+        / UDP(sport=18, dport=18) / Raw(PAYLOAD)]
+    c["ctx-dt6-sid"] = [sid(FF + "6", 41) / IPv6(src=SRC6, dst=FF + "1", hlim=20) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:aa::1", FF + "1"], segleft=1, lastentry=1) / UDP(sport=19, dport=19) / Raw(PAYLOAD)]
+    # a local chain longer than srv6d allows: End ff::1 nine times in a row
+    c["loop"] = [IPv6(src=SRC6, dst=FF + "1", hlim=30) / IPv6ExtHdrSegmentRouting(
+        addresses=["2001:db8:aa::1"] + [FF + "1"] * 10, segleft=10, lastentry=10)
+        / UDP(sport=20, dport=20) / Raw(PAYLOAD)]
     # stateful firewall (test_firewall.sh): End ff::1 toward aa::1
     c["fw-end"] = [IPv6(src=SRC6, dst=FF + "1", hlim=30) / IPv6ExtHdrSegmentRouting(
         addresses=["2001:db8:aa::1", FF + "1"], segleft=1, lastentry=1)

@@ -73,7 +73,10 @@ CASES=(
 "isolation: End.X to rtr's own address|iso-x|-6 route add 2001:db8:ff::3 encap seg6local action End.X nh6 $DST_ADDR oif $D dev $D|sid 2001:db8:ff::3 action End.X nh6 $DST_ADDR oif $D"
 "MTU: policy result of exactly 1500 bytes|mtu-near|-6 route add 2001:db8:95::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|route 2001:db8:95::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2"
 "MTU: policy result of 1501 bytes|mtu-over|-6 route add 2001:db8:95::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev $D|"
+"context: End.X to a local End SID goes to the adjacency|ctx-x-sid|-6 route add 2001:db8:ff::3 encap seg6local action End.X nh6 $DST_ADDR oif $D dev $D;-6 route add 2001:db8:ff::1 encap seg6local action End dev $D|"
+"context: End.DT6 to a local End SID looks up table 100 only|ctx-dt6-sid|-6 route add 2001:db8:ff::6 encap seg6local action End.DT6 table 100 dev $D;-6 route add 2001:db8:ff::1 encap seg6local action End dev $D||src"
 "End.DT4 table 100|dt4||sid 2001:db8:ff::43 action End.DT4 table 100"
+"local chain longer than 8: dropped as loop|loop||"
 "isolation: End.DT4 table 100 to rtr's own address|iso-dt4|||src"
 "End.DT46 table 100, IPv4 inner|dt46-v4||sid 2001:db8:ff::44 action End.DT46 table 100"
 "End.DT46 table 100, IPv6 inner|dt46-v6||"
@@ -193,6 +196,10 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 			exp=$(frames "$TMPD/kernel.$c"); got=$(frames "$TMPD/srv6d.$tag.$c") ;;
 		dt4|dt46-v4|dt46-v6)
 			exp=$(decremented "$c"); got=$(l3 "$TMPD/srv6d.$tag.$c") ;;
+		loop)
+			exp="nothing forwarded"
+			got="forwarded $(l3 "$TMPD/srv6d.$tag.$c" | wc -l)"
+			[ "$(l3 "$TMPD/srv6d.$tag.$c" | wc -l)" -eq 0 ] && got=$exp ;;
 		iso-dt4)
 			# RFC 8986 4.7: the lookup is in table 100 only, which has no
 			# route to 10.2.0.1: ICMP Destination Unreachable, no reply
@@ -228,15 +235,18 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 			test "$(counter "$s" errors)" -eq 0 -a "$(counter "$s" packets)" -gt 0
 	done
 	# the chain: the policy and the End SID each counted the packet
-	# End ff::1 ran for the policy, for chain-end and for chain-b6; ff::2 and
-	# the second C-SID once each
-	check "[$tag] local chains: End SID 2001:db8:ff::1 counted 3 packets" \
-		[ "$(counter 2001:db8:ff::1 packets)" -eq 3 ]
+	# End ff::1 ran for the policy, for chain-end and for chain-b6, and 8
+	# times for the loop case before its 9th step was refused; ff::2 and the
+	# second C-SID once each
+	check "[$tag] local chains: End SID 2001:db8:ff::1 counted 3 + 7 packets, 1 loop drop" \
+		test "$(counter 2001:db8:ff::1 packets)" -eq 10 -a "$(counter 2001:db8:ff::1 loop)" -eq 1
 	check "[$tag] local chains: End SID 2001:db8:ff::2 counted 1" [ "$(counter 2001:db8:ff::2 packets)" -eq 1 ]
 	check "[$tag] local chains: C-SID 2001:db8:200::/48 counted 1" \
 		[ "$(counter 2001:db8:200::/48 packets)" -eq 1 ]
 	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^chained=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
-	check "[$tag] local chains counted (chained=$got of 4)" [ "$got" -eq 4 ]
+	check "[$tag] local chains counted (chained=$got of 4 + 7)" [ "$got" -eq 11 ]
+	check "[$tag] the probe's rules are gone" \
+		sh -c "! ip netns exec '$NS_RTR' ip6tables-save | grep -q SRV6D-PROBE"
 	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^(inject-errors|xfamily)=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
 	check "[$tag] no injection errors, nothing refused as xfamily" [ "$got" -eq 0 ]
 	srv6d_stop
