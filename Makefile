@@ -186,10 +186,13 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -Iinclude -D_GNU_SOURCE -Wall -Wextra -Werror \
 
 fuzz: $(FUZZ_BINS)
 # Targets may #include daemon sources: depend on them and on every header.
+# fuzz_nfq includes nfq.c, which needs libmnl and libnetfilter_queue.
+FUZZ_NFQ_CFLAGS := $(call pc_cflags,$(PKGS_NFQ))
+FUZZ_NFQ_LIBS   := $(call pc_libs,$(PKGS_NFQ))
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c include/srv6d/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(CORE_SRCS)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_NFQ_CFLAGS) -o $@ $< $(CORE_SRCS) $(FUZZ_NFQ_LIBS)
 
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS)

@@ -476,7 +476,9 @@ int srv6_nfq_next(struct srv6_nfq *q, struct srv6_nfq_packet *p)
 		bool first = q->cur_off == 0;
 		bool trunc = mm->msg_hdr.msg_flags & MSG_TRUNC;
 
-		if (len <= 0 || !mnl_nlmsg_ok(nlh, len)) {
+		/* mnl_nlmsg_ok() compares nlmsg_len as an int: a length of 2^31
+		 * or more passes it and would move cur_off out of the slot. */
+		if (len <= 0 || !mnl_nlmsg_ok(nlh, len) || nlh->nlmsg_len > (uint32_t)len) {
 			/* A message cut by our buffer (MSG_TRUNC, not expected
 			 * with a slot of copy range + 4 KiB) still names its
 			 * packet: give it its DROP, or count the loss. */

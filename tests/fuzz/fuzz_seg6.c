@@ -3,14 +3,18 @@
  * fuzz_seg6.c - libFuzzer target over "parse + run behavior" and the
  * headend transforms.
  *
- * Input layout: byte 0 action (mod SRV6_ACT_MAX), byte 1 flavor bits,
- * byte 2 lblen, byte 3 nflen, byte 4 attribute bits / headend mode and
- * flow label mode, byte 5 segment count; the rest is the packet.  Invalid
- * configurations (srv6_sid_cfg_check) are skipped, as the daemon never
- * publishes them.  Invariants checked after every call: data stays inside
+ * Input layout: byte 0 action (mod SRV6_ACT_MAX), byte 1 flavor bits (low
+ * 4, kept only where the action allows them) and oif (bits 4-5), byte 2
+ * lblen, byte 3 nflen (both mapped to whole bytes, lblen + nflen <= 128, so
+ * that NEXT-C-SID configurations are valid), byte 4 attribute bits /
+ * headend mode and flow label mode, byte 5 segment count (low 4 bits), nh6
+ * (bits 4-5) and nh4 (bits 6-7); encapsulation source from bytes 2 and 3.
+ * The rest is the packet.  Configurations srv6_sid_cfg_check() still
+ * refuses are skipped, as the daemon never publishes them.  Invariants checked after every call: data stays inside
  * the buffer, len within it, ICMP/DROP leave the packet as received, a
  * forwarded IPv6 packet has a consistent Payload Length.
  */
+#include <arpa/inet.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,20 @@
 
 #define HDR 6
 #define MAXPKT 4096
+
+/* next hops and sources worth telling apart: unspecified, global, link
+ * local, v4-mapped / the SID's own locator, multicast */
+static const char *const nh6s[4] = { "::", "fc00::2", "fe80::1", "::ffff:192.0.2.1" };
+static const uint8_t nh4s[4][4] = { { 0, 0, 0, 0 }, { 192, 0, 2, 254 }, { 10, 0, 0, 1 },
+				    { 255, 255, 255, 255 } };
+static const int oifs[4] = { 0, 3, 7, 65535 };
+static const char *const srcs[4] = { "::", "fc00:0:1::1", "fe80::1", "ff02::1" };
+
+static void addr6(struct in6_addr *a, const char *s)
+{
+	if (inet_pton(AF_INET6, s, a) != 1)
+		abort();
+}
 
 static uint8_t buf[SRV6_PKT_HEADROOM + MAXPKT];
 
@@ -96,20 +114,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    (d->optional_attrs & ((uint32_t)data[4] << 1));
 		if (d->one_of_attrs && !(cfg.attrs & d->one_of_attrs))
 			cfg.attrs |= d->one_of_attrs & -d->one_of_attrs;
-		cfg.flavors = data[1] & 0x0f;
+		/* only flavors the action allows: a random byte would make
+		 * most configurations invalid for actions with none */
+		cfg.flavors = data[1] & 0x0f & d->flavors_allowed;
 		if (cfg.flavors && (d->optional_attrs & SRV6_F_ATTR(SRV6_ATTR_FLAVORS)))
 			cfg.attrs |= SRV6_F_ATTR(SRV6_ATTR_FLAVORS);
 		if (cfg.flavors & SRV6_F_FLV(SRV6_FLV_NEXT_CSID)) {
-			cfg.lblen = data[2];
-			cfg.nflen = data[3];
+			/* whole bytes, 8..120, sum <= 128 (the kernel's checks) */
+			cfg.lblen = (uint8_t)(8 * (1 + data[2] % 15));
+			cfg.nflen = (uint8_t)(8 * (1 + data[3] % 15));
+			if (cfg.lblen + cfg.nflen > 128)
+				cfg.nflen = (uint8_t)(128 - cfg.lblen < 8 ? 8 : 128 - cfg.lblen);
+			if (cfg.lblen + cfg.nflen > 128)
+				cfg.lblen = (uint8_t)(128 - cfg.nflen);
 		}
+		addr6(&cfg.nh6, nh6s[(data[5] >> 4) & 3]);
+		memcpy(&cfg.nh4, nh4s[data[5] >> 6], 4);
+		addr6(&cfg.encap_src, srcs[(data[2] ^ data[3]) & 3]);
 		cfg.nsegs = 1 + data[5] % SRV6_MAX_SEGS;
 		for (i = 0; i < cfg.nsegs; i++) {
 			cfg.segs[i].s6_addr[0] = 0xfc;
 			cfg.segs[i].s6_addr[15] = (uint8_t)i;
 		}
 		cfg.table = 100;
-		cfg.oif = 3;
+		cfg.vrftable = 10;
+		cfg.oif = oifs[(data[1] >> 4) & 3];
 		cfg.flowlabel_mode = (int)(data[4] >> 6) - 1;
 		if (cfg.flowlabel_mode > 1)
 			cfg.flowlabel_mode = 1;
@@ -138,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pol.nsegs = 1 + data[5] % SRV6_MAX_SEGS;
 	for (i = 0; i < pol.nsegs; i++)
 		pol.segs[i].s6_addr[15] = (uint8_t)(i + 1);
+	addr6(&pol.encap_src, srcs[(data[2] ^ data[3]) & 3]);
 	pol.flowlabel_mode = (int)(data[1] >> 6) - 1;
 	if (pol.flowlabel_mode > 1)
 		pol.flowlabel_mode = 1;

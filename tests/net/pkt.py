@@ -24,7 +24,9 @@ briefly at the end so that duplicates are seen too.
   pkt.py [common] stream --dst SID --count N --rate PPS [--mark-at K FILE]
                          [--sources K]
       End traffic (SRH [2001:db8:aa::1, SID], SL=1, inner IPv6 carrying a
-      sequence number); prints "sent N received M dups D capdrops C".
+      sequence number); prints "sent N received M dups D capdrops C
+      unprocessed U": M arrived processed (DA 2001:db8:aa::1), U arrived
+      unchanged (DA still SID), D arrived more than once (either way).
       --sources K cycles the outer source over 2001:db8:1::1..K (the NFQUEUE
       --queue-balance hash covers addresses only, so one pair is one queue)
 common: --src-ns NS [--src-if IF] --dmac MAC --cap-ns NS [--cap-if IF]
@@ -360,7 +362,8 @@ def cmd_stream(a):
     # outer source 2001:db8:1::<1..K>: bytes 22-23 of the IPv6 header
     srcs = [struct.pack("!H", i + 1) for i in range(max(1, a.sources))]
     aa1 = socket.inet_pton(socket.AF_INET6, "2001:db8:aa::1")
-    seen, dups = set(), 0
+    sid = socket.inet_pton(socket.AF_INET6, a.dst)
+    seen, unproc, dups = set(), set(), 0
 
     def drain():
         nonlocal dups
@@ -369,12 +372,12 @@ def cmd_stream(a):
             if p is None:
                 return
             j = p.find(marker)
-            if j < 0 or p[24:40] != aa1:  # only what End processed
+            if j < 0 or p[24:40] not in (aa1, sid):
                 continue
             seq = int(p[j + len(marker):j + len(marker) + 8])
-            if seq in seen:
+            if seq in seen or seq in unproc:
                 dups += 1
-            seen.add(seq)
+            (seen if p[24:40] == aa1 else unproc).add(seq)
 
     gap = 1.0 / a.rate
     t0 = time.monotonic()
@@ -388,12 +391,13 @@ def cmd_stream(a):
         if delay > 0:
             time.sleep(delay)
     end = time.monotonic() + a.timeout
-    while len(seen) < a.count and time.monotonic() < end:
+    while len(seen) + len(unproc) < a.count and time.monotonic() < end:
         select.select([cap], [], [], 0.05)
         drain()
     time.sleep(a.linger)
     drain()
-    print("sent %d received %d dups %d capdrops %d" % (a.count, len(seen), dups, capdrops(cap)))
+    print("sent %d received %d dups %d capdrops %d unprocessed %d" %
+          (a.count, len(seen), dups, capdrops(cap), len(unproc)))
     return 0
 
 

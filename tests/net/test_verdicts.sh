@@ -37,16 +37,17 @@ SID=2001:db8:ff::1 SID9=2001:db8:ff::9
 in_rtr ip6tables -t mangle -A PREROUTING -d $SID -j DROP
 mangle_count() { in_rtr ip6tables -t mangle -L PREROUTING -v -x -n | awk '$3 == "DROP" {print $1; exit}'; }
 # stream COUNT RATE MARK_AT FILE: the stream in the background, output in $TMPD/stream
+# stream COUNT RATE MARK_AT FILE [SID]: to $SID unless given
 stream() {
-	pkt --cap-ns "$NS_DST" --timeout 2 stream --dst $SID --count "$1" --rate "$2" \
+	pkt --cap-ns "$NS_DST" --timeout 2 stream --dst "${5:-$SID}" --count "$1" --rate "$2" \
 		--sources $NSRC --mark-at "$3" "$4" >"$TMPD/stream" 2>&1 &
 	STREAM_PID=$!
 }
-stream_result() { # sets SENT RECV DUPS CAPDROPS (all -1 if pkt.py failed)
+stream_result() { # sets SENT RECV DUPS CAPDROPS UNPROC (all -1 if pkt.py failed)
 	wait "$STREAM_PID"; STREAM_PID=
-	SENT=-1 RECV=-1 DUPS=-1 CAPDROPS=-1
-	if grep -q '^sent [0-9]* received [0-9]* dups [0-9]* capdrops [0-9]*$' "$TMPD/stream"; then
-		read -r _ SENT _ RECV _ DUPS _ CAPDROPS < <(grep '^sent ' "$TMPD/stream")
+	SENT=-1 RECV=-1 DUPS=-1 CAPDROPS=-1 UNPROC=-1
+	if grep -q '^sent [0-9]* received [0-9]* dups [0-9]* capdrops [0-9]* unprocessed [0-9]*$' "$TMPD/stream"; then
+		read -r _ SENT _ RECV _ DUPS _ CAPDROPS _ UNPROC < <(grep '^sent ' "$TMPD/stream")
 	else
 		sed 's/^/# pkt.py: /' "$TMPD/stream"
 	fi
@@ -208,10 +209,54 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.reload.log"; then
 	check "old config (ff::9) still active after a broken reload" \
 		[ "${r[*]:-}" = 20010db800aa00000000000000000001 ]
 	check "srv6d logged the bad line" grep -q 'End.DX5' "$SRV6D_LOG"
+
+	# a conf that parses but cannot be put in place (End.X toward a next
+	# hop rtr has no route to: its next-hop context cannot be installed)
+	write_conf "sid $SID9 action End" "sid 2001:db8:ff::11 action End.X nh6 2001:db9::1"
+	n0=$(grep -c 'reload' "$SRV6D_LOG")
+	kill -HUP "$SRV6D_PID"
+	wait_until 5 eval '[ "$(grep -c reload "$SRV6D_LOG")" -gt '"$n0"' ]'
+	check "reload failing after the parse is logged, naming the next hop ($(grep reload "$SRV6D_LOG" | tail -1))" \
+		bash -c 'grep reload "$1" | tail -1 | grep -q "2001:db9::1"' _ "$SRV6D_LOG"
+	check "srv6d alive after a reload failing after the parse" srv6d_alive
+	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
+	check "old config (ff::9) still active after a reload failing after the parse" \
+		[ "${r[*]:-}" = 20010db800aa00000000000000000001 ]
+	check "no steering rule for the refused SID ff::11" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q '2001:db8:ff::11'"
 	srv6d_stop TERM
 	check "srv6d exits 0 after the reloads (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
 	exit_counters "reloads"
 else
 	fail "SIGHUP under traffic" "srv6d did not start"
+fi
+
+# ---- 3. a reload removing a SID under traffic ------------------------------
+# Every packet to the removed SID arrives exactly once: processed (End,
+# DA aa::1) before the reload, unchanged (DA ff::9, routed to dst) after.
+# A packet queued before the rules went but handled after the tables did is
+# a "miss", accepted unchanged: allowed here, but never lost nor doubled.
+in_rtr ip6tables -t mangle -Z PREROUTING
+write_conf "sid $SID9 action End"
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.remove.log"; then
+	write_conf
+	stream 3000 2000 1000 "$TMPD/mark4" $SID9
+	wait_until 10 test -e "$TMPD/mark4"
+	kill -HUP "$SRV6D_PID"
+	stream_result
+	check "reload removing SID ff::9 under traffic: $RECV processed + $UNPROC unchanged = $SENT sent, $DUPS twice" \
+		test "$SENT" -gt 0 -a $((RECV + UNPROC)) -eq "$SENT" -a "$DUPS" -eq 0
+	check "... the reload came mid-stream ($RECV processed, $UNPROC unchanged)" \
+		test "$RECV" -gt 0 -a "$UNPROC" -gt 0
+	check "... and removed the SID's rule" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q '2001:db8:ff::9/'"
+	srv6d_stop TERM
+	check "srv6d exits 0 after removing a SID under traffic (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
+	for f in verdict-errors lost-ids fallback-drops; do
+		v=$(queue_stat "$f")
+		check "SID removal: srv6d queue counter $f = 0 at exit ($v)" [ "$v" -eq 0 ]
+	done
+else
+	fail "reload removing a SID under traffic" "srv6d did not start"
 fi
 summary
