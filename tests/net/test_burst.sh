@@ -14,8 +14,8 @@
 #
 # The burst is far larger than the queue (64) and than what one worker clears
 # while it arrives, so the kernel drops at the queue.  Every drop point is read:
-#   src/rtr veth drops (tx_dropped/rx_dropped of the pair), softnet backlog
-#   drops, /proc/net/netfilter/nfnetlink_queue (queue_dropped, user_dropped:
+#   veth drops (each counted once, on the sending side; softnet backlog drops
+#   are the same losses seen again and only reported), /proc/net/netfilter/nfnetlink_queue (queue_dropped, user_dropped:
 #   read before srv6d unbinds), srv6d's per-SID errors and its injection
 #   errors, srv6d0's device drops, rtr's and dst's Ip6 MIB discards, dst's
 #   eth0 rx drops.
@@ -56,9 +56,11 @@ stack_drops() {
 	k=$(ip netns exec "$NS_RTR" awk '$1 == "Ip6InDiscards" {print $2}' /proc/net/dev_snmp6/srv6d0p 2>/dev/null)
 	echo $((s - ${k:-0}))
 }
+# A veth that cannot hand a frame to its peer's backlog counts it once on the
+# sending side (tx_dropped); the same loss also shows in the receiver's
+# rx_dropped and in softnet_stat, so only the sending side is added up.
 veth_drops() {
-	echo $(( $(linkstat "$NS_SRC" eth0 tx_dropped) + $(linkstat "$NS_RTR" "$RTR_IF_SRC" rx_dropped) +
-		 $(linkstat "$NS_RTR" "$RTR_IF_DST" tx_dropped) + $(linkstat "$NS_DST" eth0 rx_dropped) ))
+	echo $(( $(linkstat "$NS_SRC" eth0 tx_dropped) + $(linkstat "$NS_RTR" "$RTR_IF_DST" tx_dropped) ))
 }
 # every per-device and global MIB counter of rtr and dst, "ns/file/key value"
 mibs() {
@@ -98,10 +100,10 @@ run() { # EGRESS
 	mibs >"$TMPD/mib1.$eg"
 	errs=$(counter 2001:db8:ff::1 errors)
 	injerr=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^(inject-errors|lost-ids|fallback-drops)=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
-	devdrop=$(awk '$1 == "egress" {for (i = 2; i <= NF; i++) if ($i ~ /^(rx-dropped|tx-dropped)=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
+	devdrop=$(awk '$1 == "egress" {for (i = 2; i <= NF; i++) if ($i ~ /^tx-dropped=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
 	srv6d_stop
 	delivered=$((d1 - d0))
-	drops=$(( (v1 - v0) + (s1 - s0) + (m1 - m0) + qd + ud + errs + injerr + devdrop ))
+	drops=$(( (v1 - v0) + (m1 - m0) + qd + ud + errs + injerr + devdrop ))
 	echo "# [$eg] sent $sent: delivered $delivered; drops: veth $((v1 - v0)) softnet $((s1 - s0))" \
 	     "ip6-mib $((m1 - m0)) queue-full $qd socket-full $ud srv6d-errors $errs" \
 	     "inject/lost $injerr srv6d0 $devdrop"
