@@ -51,4 +51,10 @@ int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *s
 void srv6_steer_cfg_release(struct srv6_steer_cfg *sc);
 
 
+/**
+ * srv6_read_int_file - the integer in the file @path (a sysctl under
+ * /proc/sys).  0 or -errno.  Any thread.
+ */
+int srv6_read_int_file(const char *path, int *v);
+
 #endif

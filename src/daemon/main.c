@@ -142,22 +142,6 @@ static char *abs_path(const char *path)
 	return out;
 }
 
-static int read_int_file(const char *path, int *out)
-{
-	char buf[32];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = 0;
-	*out = atoi(buf);
-	return 0;
-}
 
 static bool action_encaps(enum srv6_action a)
 {
@@ -341,54 +325,22 @@ out_free:
 	return r;
 }
 
-/* The steering of @c as srv6_steer_cfg (arrays malloc'ed: steer_cfg_free). */
+/* The steering of @c as srv6_steer_cfg (srv6_steer_cfg_release() frees it):
+ * the conf's prefixes, the queues actually bound, this instance's chain and
+ * the injection device when there is one. */
 static int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
 			  struct srv6_steer_cfg *sc)
 {
-	struct in6_addr *s6, *p6;
-	struct in_addr *p4;
-	uint8_t *sl, *pl6, *pl4;
+	int r = srv6_steer_cfg_from_conf(c, sc);
 
-	*sc = (struct srv6_steer_cfg){
-		.chain = steer_chain(d),
-		.queue_first = d->conf.queue_first,   /* the bound queues */
-		.queue_last = d->conf.queue_last,
-		.fail_open = d->conf.fail_open,
-		.inject_dev = d->injdev.ifindex ? d->injdev.name : NULL,
-	};
-	sc->sid_prefixes = s6 = calloc(c->nsids + 1, sizeof(*s6));
-	sc->sid_plens = sl = calloc(c->nsids + 1, 1);
-	sc->pol6 = p6 = calloc(c->nroutes + 1, sizeof(*p6));
-	sc->pol6_plens = pl6 = calloc(c->nroutes + 1, 1);
-	sc->pol4 = p4 = calloc(c->nroutes + 1, sizeof(*p4));
-	sc->pol4_plens = pl4 = calloc(c->nroutes + 1, 1);
-	if (!s6 || !sl || !p6 || !pl6 || !p4 || !pl4)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->nsids; i++) {
-		s6[i] = c->sids[i].prefix;
-		sl[i] = c->sids[i].plen;
-	}
-	sc->nsids = c->nsids;
-	for (size_t i = 0; i < c->nroutes; i++) {
-		if (c->routes[i].family == AF_INET6) {
-			p6[sc->npol6] = c->routes[i].prefix.v6;
-			pl6[sc->npol6++] = c->routes[i].plen;
-		} else {
-			p4[sc->npol4] = c->routes[i].prefix.v4;
-			pl4[sc->npol4++] = c->routes[i].plen;
-		}
-	}
+	if (r < 0)
+		return r;
+	sc->chain = steer_chain(d);
+	sc->queue_first = d->conf.queue_first;
+	sc->queue_last = d->conf.queue_last;
+	sc->fail_open = d->conf.fail_open;
+	sc->inject_dev = d->injdev.ifindex ? d->injdev.name : NULL;
 	return 0;
-}
-
-static void steer_cfg_free(struct srv6_steer_cfg *sc)
-{
-	free((void *)sc->sid_prefixes);
-	free((void *)sc->sid_plens);
-	free((void *)sc->pol6);
-	free((void *)sc->pol6_plens);
-	free((void *)sc->pol4);
-	free((void *)sc->pol4_plens);
 }
 
 /* Install srv6d's steering rules for @c (steer auto) or remove them; with
@@ -423,7 +375,7 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	d->steered = true;
 	r = srv6_steer_install(&sc, err, errlen);
 out_free:
-	steer_cfg_free(&sc);
+	srv6_steer_cfg_release(&sc);
 	return r;
 }
 
@@ -440,7 +392,7 @@ static void steer_watch(struct daemon *d, const char *when)
 	if (!d->steered || d->conf.steer != SRV6_STEER_AUTO)
 		return;
 	if (steer_cfg_make(d, &d->conf, &sc) < 0) {
-		steer_cfg_free(&sc);
+		srv6_steer_cfg_release(&sc);
 		return;
 	}
 	r = srv6_steer_check(&sc, what, sizeof(what));
@@ -452,7 +404,7 @@ static void steer_watch(struct daemon *d, const char *when)
 		if (srv6_steer_install(&sc, err, sizeof(err)) < 0)
 			srv6_log(LOG_ERR, "steering: %s", err);
 	}
-	steer_cfg_free(&sc);
+	srv6_steer_cfg_release(&sc);
 }
 
 /* ---- counters ---- */
@@ -606,7 +558,7 @@ static void dump_counters(struct daemon *d, bool to_log)
  * (any int: > 0 hash, 0 copy, < 0 zero).  At start and on every reload. */
 static void read_sysctls(struct daemon *d)
 {
-	if (read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d->flowlabel_mode) < 0)
+	if (srv6_read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d->flowlabel_mode) < 0)
 		d->flowlabel_mode = 0;
 }
 
@@ -740,7 +692,7 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 	/* IPv4 rp_filter is max(all, dev): srv6d set its device to 0, but a
 	 * strict "all" still drops every injected IPv4 result (its source is
 	 * routed through another interface). */
-	if (read_int_file("/proc/sys/net/ipv4/conf/all/rp_filter", &r) == 0 && r == 1)
+	if (srv6_read_int_file("/proc/sys/net/ipv4/conf/all/rp_filter", &r) == 0 && r == 1)
 		srv6_log(LOG_WARNING, "net.ipv4.conf.all.rp_filter is 1 (strict): the kernel drops "
 			 "the IPv4 results srv6d injects through %s (End.DX4, End.DT4, End.DT46); "
 			 "use 2 (loose) or 0", d->injdev.name);
@@ -815,7 +767,7 @@ static void check_forwarding(void)
 {
 	int v;
 
-	if (read_int_file("/proc/sys/net/ipv6/conf/all/forwarding", &v) == 0 && v == 0)
+	if (srv6_read_int_file("/proc/sys/net/ipv6/conf/all/forwarding", &v) == 0 && v == 0)
 		srv6_log(LOG_WARNING, "net.ipv6.conf.all.forwarding is 0: packets srv6d "
 			 "forwards will be dropped by the kernel (srv6d does not change it)");
 }

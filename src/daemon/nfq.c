@@ -458,11 +458,13 @@ static void nfq_cut_message(struct srv6_nfq *q, const struct nlmsghdr *nlh, size
 	if (len < NLMSG_HDRLEN ||
 	    nlh->nlmsg_type != ((NFNL_SUBSYS_QUEUE << 8) | NFQNL_MSG_PACKET))
 		return;  /* not a packet (an error reply cut short): no id to lose */
-	ST_INC(q, bad_msgs);
+	/* as nfq_parse_packet(): no id is a lost id; an id is a bad message
+	 * that gets its DROP */
 	if (srv6_nfq_packet_id(nlh, len, &id) < 0) {
 		ST_INC(q, lost_ids);
 		return;
 	}
+	ST_INC(q, bad_msgs);
 	(void)srv6_nfq_verdict(q, id, NF_DROP, false, 0, NULL, 0);
 }
 

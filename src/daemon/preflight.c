@@ -54,7 +54,7 @@ static void check_source(const char *path, unsigned int line, const struct in6_a
 	}
 }
 
-static int read_int(const char *p, int *v)
+int srv6_read_int_file(const char *p, int *v)
 {
 	char buf[32];
 	ssize_t n;
@@ -99,10 +99,10 @@ int srv6_preflight(const char *path, const struct srv6_conf *c, FILE *msgs)
 		inet_ntop(AF_INET6, &c->encap_src, a, sizeof(a));
 		fprintf(msgs, "%s: warning: encap-source %s is not an address of this host\n", path, a);
 	}
-	if (read_int("/proc/sys/net/ipv6/conf/all/forwarding", &fwd) == 0 && fwd == 0)
+	if (srv6_read_int_file("/proc/sys/net/ipv6/conf/all/forwarding", &fwd) == 0 && fwd == 0)
 		fprintf(msgs, "%s: warning: net.ipv6.conf.all.forwarding is 0: packets srv6d "
 			"forwards will be dropped by the kernel\n", path);
-	if (v4 && read_int("/proc/sys/net/ipv4/ip_forward", &fwd) == 0 && fwd == 0)
+	if (v4 && srv6_read_int_file("/proc/sys/net/ipv4/ip_forward", &fwd) == 0 && fwd == 0)
 		fprintf(msgs, "%s: warning: net.ipv4.ip_forward is 0 and there are IPv4 "
 			"policies\n", path);
 	if (c->steer == SRV6_STEER_AUTO && srv6_steer_tools_check(v4, err, sizeof(err)) < 0) {
@@ -139,6 +139,7 @@ int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *s
 	 * accepted first, whatever the egress setting (IPv4 results and End.DX2
 	 * always use it) */
 	sc->inject_dev = SRV6_INJ_DEV_DEFAULT;
+	sc->chain = c->steer_chain;
 	for (size_t i = 0; i < c->nsids; i++) {
 		s6[i] = c->sids[i].prefix;
 		sl[i] = c->sids[i].plen;
