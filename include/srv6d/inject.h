@@ -53,6 +53,14 @@ struct srv6_injdev {
 };
 
 /**
+ * srv6_injdev_name - the device name of the instance whose steering chain is
+ * @chain: SRV6_INJ_DEV_DEFAULT for the default chain, else "srv6d" + 8 hex
+ * digits of a hash of the chain name (instances lock their chains, so their
+ * devices differ too).  @buf gets IF_NAMESIZE bytes.  Pure.
+ */
+void srv6_injdev_name(const char *chain, char *buf, size_t len);
+
+/**
  * srv6_injdev_open - create srv6d's veth pair @name / @name"p" (removing a
  * left-over pair of that name first: it is srv6d's), configure both ends as
  * described above and bring them up.  @name must be 1..IF_NAMESIZE-2 chars.

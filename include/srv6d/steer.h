@@ -65,6 +65,7 @@ struct srv6_steer_cfg {
 	unsigned int queue_first, queue_last;  /* queue_first <= queue_last <= 65535 */
 	bool fail_open;                        /* --queue-bypass */
 	bool cpu_fanout;                       /* --queue-cpu-fanout (several queues only) */
+	char inject_name[16];                  /* storage inject_dev may point to */
 	const char *inject_dev;                /* srv6d's injection device: its
 						  packets are accepted first, never
 						  steered back (NULL: none) */

@@ -147,6 +147,19 @@ static int dev_sysctls(const struct srv6_injdev *d, const char **what)
 	return 0;
 }
 
+void srv6_injdev_name(const char *chain, char *buf, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	if (!chain || !strcmp(chain, "SRV6D")) {
+		snprintf(buf, len, "%s", SRV6_INJ_DEV_DEFAULT);
+		return;
+	}
+	for (const char *c = chain; *c; c++)
+		h = (h ^ (uint8_t)*c) * 16777619u;
+	snprintf(buf, len, "srv6d%08x", h);
+}
+
 int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t errlen)
 {
 	struct rtnl_link *l = NULL, *peer;

@@ -640,7 +640,10 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 	char derr[256];
 	int r;
 
-	r = srv6_injdev_open(&d->injdev, SRV6_INJ_DEV_DEFAULT, derr, sizeof(derr));
+	char name[IF_NAMESIZE];
+
+	srv6_injdev_name(steer_chain(d), name, sizeof(name));
+	r = srv6_injdev_open(&d->injdev, name, derr, sizeof(derr));
 	if (r < 0) {
 		if (c->egress == SRV6_EGRESS_INJECT) {
 			snprintf(err, errlen, "egress inject: %s", derr);

@@ -138,7 +138,8 @@ int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *s
 	/* srv6d's injection device (docs/ARCHITECTURE.md): its results are
 	 * accepted first, whatever the egress setting (IPv4 results and End.DX2
 	 * always use it) */
-	sc->inject_dev = SRV6_INJ_DEV_DEFAULT;
+	srv6_injdev_name(c->steer_chain, sc->inject_name, sizeof(sc->inject_name));
+	sc->inject_dev = sc->inject_name;
 	sc->chain = c->steer_chain;
 	for (size_t i = 0; i < c->nsids; i++) {
 		s6[i] = c->sids[i].prefix;

@@ -35,7 +35,10 @@ conf=$TMPD/srv6d.conf
 
 # ---- srv6d -n ----
 out=$("$SRV6D" -n -c "$conf" 2>&1); rc=$?
-check "srv6d -n accepts a valid conf (exit $rc, no output: '$out')" test "$rc" -eq 0 -a -z "$out"
+# --check may warn about the host (this namespace has neither eth1 nor
+# forwarding): warnings only, no error line
+errs=$(printf '%s\n' "$out" | grep -v -e '^$' -e ': warning: ' || true)
+check "srv6d -n accepts a valid conf (exit $rc, no error line: '$errs')" test "$rc" -eq 0 -a -z "$errs"
 bad=$TMPD/bad.conf
 { cat "$conf"; echo "sid 2001:db8:ff::9 action End.DX5"; } >"$bad"
 out=$("$SRV6D" -n -c "$bad" 2>&1); rc=$?
@@ -92,14 +95,13 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.1.log"; then
 	check "... and, fail-closed with nobody on the queue, End packets are dropped" \
 		not processed
 	stale=$(raw6)
-	# a stale chain with foreign content and a duplicate jump, as a crash
-	# in the middle of an update could leave
-	in_rtr ip6tables -t raw -A SRV6D -j DROP
+	# a duplicate jump, as a crash in the middle of an update could leave
+	# (a chain holding a rule srv6d never writes is refused instead:
+	# test_steer_robust.sh)
 	in_rtr ip6tables -t raw -I PREROUTING -j SRV6D
 	if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.2.log"; then
 		check "restart after SIGKILL: one jump, the chain rebuilt ($(jumps) jumps)" \
-			bash -c '[ "$(ip netns exec "$1" ip6tables -t raw -S | grep -c -- "-A PREROUTING -j SRV6D")" -eq 1 ] &&
-				 ! ip netns exec "$1" ip6tables -t raw -S SRV6D | grep -q -- "-j DROP"' _ "$NS_RTR"
+			bash -c '[ "$(ip netns exec "$1" ip6tables -t raw -S | grep -c -- "-A PREROUTING -j SRV6D")" -eq 1 ]' _ "$NS_RTR"
 		check "restart: the same rules as the first instance installed" test "$(raw6)" = "$stale"
 		check "restart: End packets processed again" processed
 		check "restart: stale contexts removed, not duplicated ($(ctx_rules) rules, first instance $ctx1)" \
