@@ -585,9 +585,6 @@ log = os.path.join(TMPD, "v.log")
 for (text, fl), kvs in groups.items():
     with open(conf, "w") as f:
         f.write(text)
-        extra = os.environ.get("SRV6D_EXTRA_CONF", "")   # lib.sh's conf_extra
-        if extra:
-            f.write("\n" + extra + "\n")
     chk = subprocess.run([SRV6D, "-n", "-c", conf], capture_output=True, text=True)
     if chk.returncode:
         msg = (chk.stderr or chk.stdout).strip()

@@ -189,8 +189,9 @@ in_rtr "$SRV6D" -c "$CONF" -p "$PIDF" >"$TMPD/d2.out" 2>&1; rc=$?
 check "fork: pid file locked -> exit 3 (got $rc)" test "$rc" -eq 3
 check "fork: the lock holder is named" grep -q "locked by a running srv6d (pid $DPID)" "$TMPD/d2.out"
 in_rtr "$SRV6D" -c "$CONF" -p "$TMPD/other.pid" >"$TMPD/d3.out" 2>&1; rc=$?
-check "fork: queue bound by another srv6d -> exit 3 (got $rc)" test "$rc" -eq 3
-check "fork: ... with the reason on stderr" grep -q 'error: .*queue' "$TMPD/d3.out"
+check "fork: a second srv6d on the same resources -> exit 3 (got $rc)" test "$rc" -eq 3
+# the instance lock (same chain, marks, tables) refuses it before its queues
+check "fork: ... with the reason on stderr" grep -q 'error: another srv6d in this network namespace uses' "$TMPD/d3.out"
 check "fork: the running srv6d keeps its rules" \
 	eval 'in_rtr ip6tables -t raw -S SRV6D | grep -q "2001:db8:ff::1/128"'
 check "fork: the running srv6d is alive" kill -0 "$DPID"
