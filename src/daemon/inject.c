@@ -213,8 +213,9 @@ int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t 
 		goto out_sock;
 	}
 	rtnl_link_set_name(l, d->name);
-	peer = rtnl_link_veth_get_peer(l);
+	peer = rtnl_link_veth_get_peer(l);   /* a reference of its own */
 	rtnl_link_set_name(peer, d->peer);
+	rtnl_link_put(peer);
 	r = rtnl_link_add(sk, l, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_link_veth_release(l);
 	if (r < 0) {
