@@ -24,13 +24,24 @@ export STRICT=1
 # the namespace tests whose srv6d conf takes lib.sh's conf_extra
 INJECT_NET="test_oracle.sh test_rfc_errors.sh test_verdicts.sh test_seg6_vectors.sh test_nfq_csum.sh"
 export SRV6D_EXTRA_CONF="${SRV6D_EXTRA_CONF:-}"
-rc=0 summary=
+rc=0 summary= tp=0 tf=0 ts=0
+out=$(mktemp); trap 'rm -f "$out"' EXIT
 pass() { # NAME MAKE-ARGS...
-	local name=$1 t0 r; shift
+	local name=$1 t0 r st line; shift
 	t0=$(date +%s)
 	echo "======== $name"
-	if make -j"$jobs" --no-print-directory check "$@"; then r=ok; else r=FAILED; rc=1; fi
-	summary+="  $name: $r, $(( $(date +%s) - t0 )) s"$'\n'
+	make -j"$jobs" --no-print-directory check "$@" 2>&1 | tee "$out"
+	st=${PIPESTATUS[0]}
+	if [ "$st" -eq 0 ]; then r=ok; else r=FAILED; rc=1; fi
+	# this pass's closing line, added to the grand total
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$out" | tail -1)
+	if [ -n "$line" ]; then
+		set -- $line
+		tp=$((tp + $1)); tf=$((tf + $3)); ts=$((ts + $5))
+	else
+		tf=$((tf + 1)); r="$r (no closing line)"; rc=1
+	fi
+	summary+="  $name: $r, ${line:-no count}, $(( $(date +%s) - t0 )) s"$'\n'
 }
 t_all=$(date +%s)
 pass "plain build: vectors, unit, fuzz, namespace" "$@"
@@ -46,4 +57,6 @@ pass "TSan: unit (cache stress test included)" BUILD=build-tsan SAN=thread \
 echo "======== CI summary"
 printf '%s' "$summary"
 echo "  total: $(( $(date +%s) - t_all )) s"
+echo
+echo "$tp passed, $tf failed, $ts skipped"
 exit $rc
