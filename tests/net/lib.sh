@@ -189,7 +189,9 @@ srv6d_ready() {
 	if ! grep -Eq '^[[:space:]]*steer[[:space:]]+none' "$SRV6D_CONF"; then
 		in_rtr ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE || return 1
 	fi
-	in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q .
+	in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q . || return 1
+	# rules a crashed run left look ready too: srv6d says when it is up
+	grep -q 'started: ' "$SRV6D_LOG" 2>/dev/null
 }
 # srv6d_stop [SIGNAL]: signal srv6d (TERM) and wait up to 10 s; sets SRV6D_RC
 # (the exit status, 255 if it had to be killed); returns 0 if it exited 0.
