@@ -115,7 +115,7 @@ if srv6d_stats; then
 	# zero drop reasons and queue counters left out
 	{
 		echo "SID action packets bytes errors drops"
-		awk '$1 != "route" && $1 != "queue" && $1 != "egress"' "$SRV6D_STATS" | sort
+		awk '$1 != "route" && $1 != "queue" && $1 != "egress" && $1 != "steering"' "$SRV6D_STATS" | sort
 		echo "route mode packets bytes errors drops"
 		awk '$1 == "route" { $1 = ""; print }' "$SRV6D_STATS" | sort
 	} | awk '{ o = sprintf("  %-19s %-14s %8s %9s %7s ", $1, $2, $3, $4, $5)

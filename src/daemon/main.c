@@ -529,6 +529,7 @@ static int fill_stats(FILE *f, void *arg)
 	srv6_cache_foreach_sid(x.d->cache, dump_sid, &x);
 	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
 	dump_workers(&x);
+	dump_egress(&x);
 	fprintf(f, "steering repairs=%llu\n", (unsigned long long)x.d->steer_repairs);
 	return 0;
 }

@@ -181,7 +181,8 @@ def cmd_send(a):
         etype, l3 = frame_of(p)
         tx.send(dmac + smac + struct.pack("!H", etype) + l3)
     end = time.monotonic() + a.timeout
-    while True:
+    seen = 0
+    while not (a.expect and seen >= a.expect):
         left = end - time.monotonic()
         if left <= 0:
             break
@@ -194,6 +195,17 @@ def cmd_send(a):
         if noise(etype, frame[14:]):
             continue
         print("RX %s 0 %04x %s %s" % (a.case, etype, l3_cut(etype, frame[14:]).hex(), frame.hex()))
+        seen += 1
+    if a.expect and seen >= a.expect:
+        # duplicates: a short linger after the last expected frame
+        end = time.monotonic() + 0.2
+        while select.select([cap], [], [], max(0, end - time.monotonic()))[0]:
+            frame, addr = cap.recvfrom(65535)
+            if addr[2] == PACKET_OUTGOING or len(frame) < 14:
+                continue
+            etype = struct.unpack("!H", frame[12:14])[0]
+            if not noise(etype, frame[14:]):
+                print("RX %s 0 %04x %s %s" % (a.case, etype, l3_cut(etype, frame[14:]).hex(), frame.hex()))
 
 
 def main():
@@ -207,6 +219,8 @@ def main():
     s.add_argument("--cap-if", default="eth0")
     s.add_argument("--case", required=True)
     s.add_argument("--timeout", type=float, default=1.0)
+    s.add_argument("--expect", type=int, default=0,
+                   help="stop once this many frames arrived (then linger 0.2 s)")
     b = sub.add_parser("build")
     b.add_argument("case")
     f = sub.add_parser("l2frame")

@@ -92,7 +92,7 @@ send() { # CASE [TIMEOUT] -> RX lines on stdout; captured at dst, or at src
 		[ "$(field "${CASES[$i]}" 1)" = "$1" ] && [ "$(field "${CASES[$i]}" 4)" = src ] && cap=$NS_SRC
 	done
 	"$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$cap" \
-		--case "$1" --timeout "${2:-0.8}"
+		--case "$1" --timeout "${2:-3}" ${3:+--expect "$3"}
 }
 l3() { awk '$1 == "RX" {print $5}' "$1"; }
 frames() { awk '$1 == "RX" {print $6}' "$1"; }
@@ -115,7 +115,8 @@ for i in "${!CASES[@]}"; do
 		fail "kernel oracle: $name configurable" "$(cat "$TMPD/kerr")"; continue
 	fi
 	p0=$(ptb)
-	send "$c" >"$TMPD/kernel.$c"
+	if [ "$c" = mtu-over ]; then send "$c" 0.8 >"$TMPD/kernel.$c"
+	else send "$c" 3 "$(ninputs "$c")" >"$TMPD/kernel.$c"; fi
 	n=$(ninputs "$c"); got=$(l3 "$TMPD/kernel.$c" | wc -l)
 	if [ "$c" = mtu-over ]; then
 		# the kernel's forwarding step refuses it with Packet Too Big
@@ -186,7 +187,10 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 	for i in "${!CASES[@]}"; do
 		c=$(field "${CASES[$i]}" 1); name=$(field "${CASES[$i]}" 0)
 		p0=$(ptb)
-		send "$c" >"$TMPD/srv6d.$tag.$c"
+		case $c in
+		mtu-over|loop) send "$c" 0.8 >"$TMPD/srv6d.$tag.$c" ;;
+		*) send "$c" 3 "$(ninputs "$c")" >"$TMPD/srv6d.$tag.$c" ;;
+		esac
 		case $c in
 		mtu-over)
 			exp="not forwarded, Packet Too Big"
@@ -245,6 +249,9 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 		[ "$(counter 2001:db8:200::/48 packets)" -eq 1 ]
 	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^chained=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")
 	check "[$tag] local chains counted (chained=$got of 4 + 7)" [ "$got" -eq 11 ]
+	got=$(awk -v d=srv6d0 '$1 == "egress" && $2 == d {for (i = 3; i <= NF; i++) if ($i ~ /^rx-packets=/) {split($i, kv, "="); print kv[2]}}' "$SRV6D_STATS")
+	check "[$tag] the stats file's egress line counts what srv6d0 received (rx-packets=${got:-none})" \
+		test "${got:-0}" -gt 0
 	check "[$tag] the probe's rules are gone" \
 		sh -c "! ip netns exec '$NS_RTR' ip6tables-save | grep -q SRV6D-PROBE"
 	got=$(awk '$1 == "queue" {for (i = 2; i <= NF; i++) if ($i ~ /^(inject-errors|xfamily)=/) {split($i, kv, "="); s += kv[2]}} END {print s + 0}' "$SRV6D_STATS")

@@ -32,7 +32,7 @@ in_rtr ip6tables -A FORWARD -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT
 in_rtr ip6tables -A FORWARD -i "$S" -o "$D" -j ACCEPT
 
 arrived() { "$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" \
-		--case fw-end --timeout 0.6 | awk '$1 == "RX"' | wc -l; }
+		--case fw-end --timeout 2 --expect 1 | awk '$1 == "RX"' | wc -l; }
 
 ip -n "$NS_RTR" -6 route add 2001:db8:ff::1 encap seg6local action End dev "$D"
 n=$(arrived)

@@ -38,7 +38,7 @@ KROUTES=(
 CONF_LINES="sid 2001:db8:ff::18 action End.B6.Encaps srh segs 2001:db8:aa::1,2001:db8:aa::2 dev $S
 route 2001:db8:96::/64 encap seg6 mode encap segs 2001:db8:aa::1 dev $S"
 
-send() { "$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" --case "$1" --timeout 0.6; }
+send() { "$PY" "$EG" send --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" --case "$1" --timeout 3 --expect 1; }
 l3() { awk '$1 == "RX" {print $5}'; }
 outer_src() { echo "${1:16:32}"; }   # hex of the outer IPv6 source
 kernel() { # CASE -> hex at dst through the kernel's routes
