@@ -191,6 +191,9 @@ srv6d_ready() {
 	fi
 	in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q . || return 1
 	# rules a crashed run left look ready too: srv6d says when it is up
+	# (unless its log-level hides notices)
+	grep -Eq '^[[:space:]]*log-level[[:space:]]+(emerg|alert|crit|err|warning)' "$SRV6D_CONF" &&
+		return 0
 	grep -q 'started: ' "$SRV6D_LOG" 2>/dev/null
 }
 # srv6d_stop [SIGNAL]: signal srv6d (TERM) and wait up to 10 s; sets SRV6D_RC
