@@ -521,13 +521,18 @@ def start(conf, stats, log):
     with open(log, "w") as lf:
         proc = subprocess.Popen(["ip", "netns", "exec", NS_RTR, SRV6D, "-f", "-c", conf,
                                  "-s", stats], stdout=lf, stderr=subprocess.STDOUT)
-    end = time.time() + 10
+    end = time.time() + 20
     while time.time() < end and not ready(proc):
         time.sleep(0.02)
     if ready(proc):
         return proc
+    # what it waits on (a known, rare stall while it installs its steering
+    # rules: docs/DATAPATH.md), for the log
+    ps = subprocess.run(["ps", "-o", "pid,etimes,wchan:30,args", "--ppid", str(proc.pid)],
+                        capture_output=True, text=True).stdout
     proc.kill()
     with open(log, "a") as lf:
+        lf.write("(children when it was stopped:\n%s)\n" % ps)
         lf.write("(srv6d exit status %s)\n" % proc.wait())
     return None
 
@@ -599,6 +604,12 @@ for (text, fl), kvs in groups.items():
     sysctl("net.ipv6.seg6_flowlabel", fl)
     t0 = time.time()
     proc = start(conf, stats, log)
+    if proc is None:
+        # one retry after a stall, said aloud; a second one fails below
+        print("# srv6d for %s did not start in 20 s; its log:" % kvs[0]["name"])
+        for l in open(log, errors="replace").read().splitlines():
+            print("#   " + l)
+        proc = start(conf, stats, log)
     t1 = time.time()
     if proc is None:
         out = open(log, errors="replace").read()
