@@ -32,16 +32,17 @@ conf=$TMPD/srv6d.conf
 	done
 } >"$conf"
 
-# srv6d_rules_crossed: the srv6d rules (pref 1000/1001) an IPv6 lookup with
-# mark 0 evaluates, walking `ip -6 rule show` as fib_rules_lookup() does:
-# a matching "goto P" continues at the first rule of preference P.
+# srv6d_rules_crossed: the srv6d rules (the isolation gate at pref 0, pref
+# 1000/1001) an IPv6 lookup with mark 0 evaluates, walking `ip -6 rule show`
+# as fib_rules_lookup() does: a matching "goto P" continues at the first rule
+# of preference P.
 srv6d_rules_crossed() {
 	in_rtr ip -6 rule show | awk '
 		{ pref[NR] = $1 + 0; line[NR] = $0 }
 		END {
 			n = 0; i = 1
 			while (i <= NR) {
-				if (pref[i] == 1000 || pref[i] == 1001) n++
+				if (pref[i] == 1000 || pref[i] == 1001 || line[i] ~ /^0:.*fwmark 0x6d000000\/0xffff0000 goto/) n++
 				if (line[i] ~ /not from all fwmark 0x6d000000\/0xffff0000 goto/) {
 					t = $0; split(line[i], w, "goto "); tgt = w[2] + 0
 					for (j = i + 1; j <= NR && pref[j] != tgt; j++) ;
@@ -68,7 +69,8 @@ crossed=$(srv6d_rules_crossed)
 echo "# $N End.X SIDs: loaded in $(( (t1 - t0) / 1000000 )) ms, srv6d VmRSS $rss," \
 	"$rules IPv6 rules, $ctx context rules; an unmarked lookup crosses $crossed srv6d rules"
 check "$N context rules installed ($ctx)" test "$ctx" -eq "$N"
-check "an unmarked lookup crosses at most 2 srv6d rules, not $N ($crossed)" test "$crossed" -le 2
+# the isolation gate at 0, the gate at 1000, the catch-all at 1001
+check "an unmarked lookup crosses at most 3 srv6d rules, not $N ($crossed)" test "$crossed" -le 3
 # the routing outcome: unmarked lookups use main, marked ones their context
 got=$(in_rtr ip -6 route get 2001:db8:2::2 | head -1)
 check "unmarked lookup: main table ($got)" bash -c "! grep -q table <<<'$got'"
