@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_hmac.c - the SRH HMAC TLV (src/core/hmac.c) against packets the
+ * kernel signed (tests/unit/vectors/gen_hmac.sh made them: `ip sr hmac set`,
+ * `encap seg6 mode M segs ... hmac KEYID`, captured on the wire).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "srv6d/headend.h"
+#include "srv6d/hmac.h"
+#include "srv6d/srh.h"
+
+/* Key 7: sha256 "hmac-secret-7"; key 8: sha1 "sha1-secret-8". */
+static const char *const v_encap =   /* encap, segs ff::1,aa::1, hmac 7 */
+	"6002838f00882b4020010db800010000000000000000000120010db800ff00000000000000000001"
+	"290904010108000020010db800aa0000000000000000000120010db800ff00000000000000000001"
+	"0526000000000007765745c824c08a3b945fba0edc15f1be172c8825c8def8879487f153b322b49a"
+	"6002838f0010114020010db800010000000000000000000120010db8009900000000000000000001"
+	"ac3f000900105c2f6162636465666768";
+static const char *const v_inline =  /* inline, segs ff::1,aa::1, hmac 8 (sha1) */
+	"6005f15900702b4020010db800010000000000000000000120010db800ff00000000000000000001"
+	"110b04020208000020010db800980000000000000000000120010db800aa00000000000000000001"
+	"20010db800ff0000000000000000000105260000000000086660b05ac2e3f5ebe2c9b9e5b7cae997"
+	"ae0fbcec000000000000000000000000d05f000900105c2e6162636465666768";
+static const char *const v_red3 =    /* encap.red, segs ff::1,aa::1,aa::2, hmac 7 */
+	"600d08eb00882b4020010db800010000000000000000000120010db800ff00000000000000000001"
+	"290904020108000020010db800aa0000000000000000000220010db800aa00000000000000000001"
+	"0526000000000007471e298fbb468cc4820fa30046e0c483de22029cf3f116d267478bdaf1341fc7"
+	"600d08eb0010114020010db800010000000000000000000120010db8009700000000000000000001"
+	"dc07000900105c2d6162636465666768";
+static const char *const v_red1 =    /* encap.red, segs ff::1, hmac 7: full SRH */
+	"6002b63300782b4020010db800010000000000000000000120010db800ff00000000000000000001"
+	"290704000008000020010db800ff000000000000000000010526000000000007415d738789798e7f"
+	"a00e0e11eb8c898d2e2546285c14764456c983c24aaf81bd6002b6330010114020010db800010000"
+	"000000000000000120010db800960000000000000000000184a5000900105c2c6162636465666768";
+
+static struct srv6_hmac_set keys;
+
+static int setup(void **state)
+{
+	memset(&keys, 0, sizeof(keys));
+	keys.nkeys = 2;
+	keys.keys[0].id = 7;
+	keys.keys[0].algo = SRV6_HMAC_ALGO_SHA256;
+	keys.keys[0].slen = 13;
+	memcpy(keys.keys[0].secret, "hmac-secret-7", 13);
+	keys.keys[1].id = 8;
+	keys.keys[1].algo = SRV6_HMAC_ALGO_SHA1;
+	keys.keys[1].slen = 13;
+	memcpy(keys.keys[1].secret, "sha1-secret-8", 13);
+	return 0;
+}
+
+static size_t unhex(const char *h, uint8_t *out)
+{
+	size_t n = strlen(h) / 2;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned int v;
+
+		assert_int_equal(sscanf(h + 2 * i, "%2x", &v), 1);
+		out[i] = (uint8_t)v;
+	}
+	return n;
+}
+
+static void seg(struct in6_addr *a, const char *s)
+{
+	assert_int_equal(inet_pton(AF_INET6, s, a), 1);
+}
+
+/* Every kernel vector verifies, and flipping any byte the HMAC covers
+ * (source, Last Entry, flags, key id, each segment, the field) fails it. */
+static void check_vector(const char *hex)
+{
+	uint8_t p[512], *srh;
+	struct srv6_ip6_info info;
+	size_t len = unhex(hex, p), off, off_k, i;
+	uint8_t kid;
+
+	assert_int_equal(srv6_ip6_parse(p, len, &info), 0);
+	assert_true(info.has_srh);
+	srh = p + info.srh_off;
+	off = srv6_hmac_tlv_find(srh);
+	off_k = srv6_hmac_tlv_find_kernel(srh);
+	assert_int_not_equal(off, 0);
+	assert_int_equal(off, off_k);
+	assert_int_equal(off + 40, info.srh_len);
+	assert_int_equal(srh[5], SRV6_SRH_FLAG_HMAC);
+	for (int mode = SRV6_HMAC_VERIFY; mode <= SRV6_HMAC_REQUIRE; mode++)
+		assert_int_equal(srv6_hmac_check(&keys, mode, srh, p + 8, NULL), SRV6_HMAC_PASS);
+
+	for (i = 8; i < 24; i++) {           /* source address */
+		p[i] ^= 1;
+		assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL),
+				 SRV6_HMAC_FAIL_DIGEST);
+		p[i] ^= 1;
+	}
+	for (i = 8; i < info.srh_len; i++) {  /* segments, TLV */
+		if (i >= off + 4 && i < off + 8)
+			continue;                   /* key id: below */
+		if (i >= off && i < off + 4)
+			continue;                   /* type, length, reserved */
+		srh[i] ^= 0x80;
+		assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL),
+				 SRV6_HMAC_FAIL_DIGEST);
+		srh[i] ^= 0x80;
+	}
+	srh[5] ^= 0x40;                       /* flags */
+	assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL), SRV6_HMAC_FAIL_DIGEST);
+	srh[5] ^= 0x40;
+	kid = srh[off + 7];
+	srh[off + 7] = 9;                     /* unknown key id */
+	assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL), SRV6_HMAC_FAIL_KEY);
+	assert_int_equal(srv6_hmac_check(&keys, SRV6_HMAC_IGNORE, srh, p + 8, NULL),
+			 SRV6_HMAC_PASS);
+	assert_int_equal(srv6_hmac_check(NULL, 0, srh, p + 8, NULL), SRV6_HMAC_FAIL_KEY);
+	/* the other configured key: the digest differs */
+	srh[off + 7] = kid == 7 ? 8 : 7;
+	assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL), SRV6_HMAC_FAIL_DIGEST);
+	srh[off + 7] = kid;
+	assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL), SRV6_HMAC_PASS);
+}
+
+static void test_kernel_vectors(void **state)
+{
+	check_vector(v_encap);
+	check_vector(v_inline);
+	check_vector(v_red3);
+	check_vector(v_red1);
+}
+
+/* srv6d's signing reproduces the kernel's packets byte for byte. */
+static void test_sign_encap_like_kernel(void **state)
+{
+	static uint8_t buf[SRV6_PKT_HEADROOM + 512];
+	uint8_t want[512];
+	struct in6_addr segs[3], src;
+	struct srv6_pkt pkt;
+	size_t wlen;
+	const struct {
+		const char *hex;
+		unsigned int nsegs;
+		bool reduced;
+		int key;
+	} v[] = {
+		{ v_encap, 2, false, 0 },
+		{ v_red3, 3, true, 0 },
+		{ v_red1, 1, true, 0 },
+	};
+
+	seg(&segs[0], "2001:db8:ff::1");
+	seg(&segs[1], "2001:db8:aa::1");
+	seg(&segs[2], "2001:db8:aa::2");
+	seg(&src, "2001:db8:1::1");
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
+		size_t outer;
+
+		wlen = unhex(v[k].hex, want);
+		outer = wlen - 56;          /* inner: 40 + 8 UDP + 8 payload */
+		assert_int_equal(srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM, 56), 0);
+		memcpy(pkt.data, want + outer, 56);
+		assert_int_equal(srv6_encap_push_hmac(&pkt, segs, v[k].nsegs, v[k].reduced, 41,
+						      &src, 0, &keys.keys[v[k].key]), 0);
+		assert_int_equal(pkt.len, wlen);
+		/* the flow label is the kernel's random hash: copy it */
+		pkt.data[1] = (uint8_t)((pkt.data[1] & 0xf0) | (want[1] & 0x0f));
+		pkt.data[2] = want[2];
+		pkt.data[3] = want[3];
+		assert_memory_equal(pkt.data, want, wlen);
+	}
+}
+
+static void test_sign_inline_like_kernel(void **state)
+{
+	static uint8_t buf[SRV6_PKT_HEADROOM + 512];
+	uint8_t want[512], in[56];
+	struct in6_addr segs[2];
+	struct srv6_pkt pkt;
+	size_t wlen = unhex(v_inline, want);
+
+	seg(&segs[0], "2001:db8:ff::1");
+	seg(&segs[1], "2001:db8:aa::1");
+	/* the packet as sent: the SRH removed, DA restored from segments[0] */
+	memcpy(in, want, 40);
+	memcpy(in + 40, want + 40 + 96, 16);
+	memcpy(in + 24, want + 48, 16);
+	in[6] = want[40];
+	in[4] = 0;
+	in[5] = 16;
+	assert_int_equal(srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM, 56), 0);
+	memcpy(pkt.data, in, 56);
+	assert_int_equal(srv6_srh_insert_hmac(&pkt, segs, 2, &keys.keys[1]), 0);
+	assert_int_equal(pkt.len, wlen);
+	assert_memory_equal(pkt.data, want, wlen);
+}
+
+/* RFC 8754 shapes the kernel calls "absent": srv6d finds and verifies them. */
+static void test_rfc_shapes(void **state)
+{
+	uint8_t p[512], q[512], *srh;
+	struct srv6_ip6_info info;
+	size_t len = unhex(v_encap, p), off;
+
+	assert_int_equal(srv6_ip6_parse(p, len, &info), 0);
+	srh = p + info.srh_off;
+
+	/* 1. no H flag: the digest was computed with flags 0 */
+	srh[5] = 0;
+	assert_int_equal(srv6_hmac_sign(&keys.keys[0], srh, p + 8), -EINVAL);
+	off = srv6_hmac_tlv_find(srh);
+	assert_int_equal(off, info.srh_len - 40);
+	assert_int_equal(srv6_hmac_tlv_find_kernel(srh), 0);
+	assert_int_equal(srv6_hmac_compute(&keys.keys[0], srh, p + 8, srh + off + 8), 0);
+	assert_int_equal(srv6_hmac_check(&keys, 1, srh, p + 8, NULL), SRV6_HMAC_PASS);
+	srh[off + 20] ^= 1;
+	assert_int_equal(srv6_hmac_check(&keys, 1, srh, p + 8, NULL), SRV6_HMAC_FAIL_DIGEST);
+	srh[off + 20] ^= 1;
+
+	/* 2. H flag, TLV followed by 8 bytes of PadN */
+	len = unhex(v_encap, p);
+	memcpy(q, p, 40 + info.srh_len);
+	memset(q + 40 + info.srh_len, 0, 8);
+	q[40 + info.srh_len] = SRV6_TLV_PADN;
+	q[40 + info.srh_len + 1] = 6;
+	memcpy(q + 48 + info.srh_len, p + 40 + info.srh_len, len - 40 - info.srh_len);
+	q[40 + 1] += 1;
+	q[5] += 8;
+	assert_int_equal(srv6_ip6_parse(q, len + 8, &info), 0);
+	srh = q + info.srh_off;
+	assert_int_equal(srv6_hmac_tlv_find_kernel(srh), 0);   /* PadN is last */
+	assert_int_equal(srv6_hmac_tlv_find(srh), info.srh_len - 48);
+	/* hdrlen is not in the HMAC text: the kernel's digest still holds */
+	assert_int_equal(srv6_hmac_check(&keys, 1, srh, q + 8, NULL), SRV6_HMAC_PASS);
+
+	/* 3. no TLV at all */
+	len = unhex(v_encap, p);
+	srh = p + 40;
+	srh[8 + 32] = SRV6_TLV_PADN;
+	assert_int_equal(srv6_hmac_tlv_find(srh), 0);
+	assert_int_equal(srv6_hmac_check(&keys, SRV6_HMAC_REQUIRE, srh, p + 8, NULL),
+			 SRV6_HMAC_FAIL_MISSING);
+	assert_int_equal(srv6_hmac_check(&keys, SRV6_HMAC_VERIFY, srh, p + 8, NULL),
+			 SRV6_HMAC_PASS);
+	assert_int_equal(srv6_hmac_check(&keys, SRV6_HMAC_IGNORE, srh, p + 8, NULL),
+			 SRV6_HMAC_PASS);
+
+	/* 4. an HMAC TLV of another length fails (only the 32-byte field) */
+	len = unhex(v_encap, p);
+	srh = p + 40;
+	srh[8 + 32 + 1] = 30;                  /* 32 bytes, then PadN 6 */
+	srh[8 + 32 + 32] = SRV6_TLV_PADN;
+	srh[8 + 32 + 33] = 6;
+	assert_int_equal(srv6_srh_validate(srh, 80, NULL), 0);
+	assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL), SRV6_HMAC_FAIL_LEN);
+}
+
+/* The kernel's limits: 14 segment entries, 64-byte secrets, known algos. */
+static void test_limits(void **state)
+{
+	uint8_t srh[8 + 16 * 16 + 40], out[32];
+	struct srv6_hmac_key k = keys.keys[0];
+	uint8_t src[16] = { 0x20, 0x01 };
+
+	memset(srh, 0, sizeof(srh));
+	srh[1] = (uint8_t)((8 + 14 * 16) / 8 - 1);
+	srh[2] = 4;
+	srh[4] = 13;
+	assert_int_equal(srv6_hmac_compute(&k, srh, src, out), 0);
+	srh[4] = 14;
+	assert_int_equal(srv6_hmac_compute(&k, srh, src, out), -EMSGSIZE);
+	srh[4] = 13;
+	k.slen = 64;
+	memset(k.secret, 'x', 64);
+	assert_int_equal(srv6_hmac_compute(&k, srh, src, out), 0);
+	k.slen = 0;
+	assert_int_equal(srv6_hmac_compute(&k, srh, src, out), -EINVAL);
+	k.slen = 4;
+	k.algo = 3;
+	assert_int_equal(srv6_hmac_compute(&k, srh, src, out), -EINVAL);
+	/* sha1: 20 bytes of digest, 12 zero */
+	k.algo = SRV6_HMAC_ALGO_SHA1;
+	memset(out, 0xff, sizeof(out));
+	assert_int_equal(srv6_hmac_compute(&k, srh, src, out), 0);
+	for (int i = 20; i < 32; i++)
+		assert_int_equal(out[i], 0);
+	/* append: no room, not an SRH length */
+	assert_int_equal(srv6_hmac_tlv_append(srh, 8 + 14 * 16, 8 + 14 * 16 + 39, 7), -ENOSPC);
+	assert_int_equal(srv6_hmac_tlv_append(srh, 8 + 14 * 16 - 8, sizeof(srh), 7), -EINVAL);
+	assert_int_equal(srv6_hmac_tlv_append(srh, 8 + 14 * 16, sizeof(srh), 7), 8 + 15 * 16 + 24);
+	assert_int_equal(srh[5], SRV6_SRH_FLAG_HMAC);
+	assert_int_equal(srv6_srh_validate(srh, sizeof(srh), NULL), 0);
+}
+
+static void test_names_modes(void **state)
+{
+	struct srv6_hmac_set s = keys;
+
+	assert_int_equal(srv6_hmac_algo_from_name("sha256"), SRV6_HMAC_ALGO_SHA256);
+	assert_int_equal(srv6_hmac_algo_from_name("sha1"), SRV6_HMAC_ALGO_SHA1);
+	assert_int_equal(srv6_hmac_algo_from_name("SHA1"), -1);
+	assert_string_equal(srv6_hmac_algo_name(2), "sha256");
+	assert_null(srv6_hmac_key_find(&s, 0));
+	assert_null(srv6_hmac_key_find(&s, 9));
+	assert_ptr_equal(srv6_hmac_key_find(&s, 8), &s.keys[1]);
+	assert_int_equal(srv6_hmac_mode_for(NULL, 3), SRV6_HMAC_VERIFY);
+	s.mode = SRV6_HMAC_IGNORE;
+	s.nifs = 1;
+	s.ifs[0].ifindex = 3;
+	s.ifs[0].mode = SRV6_HMAC_REQUIRE;
+	assert_int_equal(srv6_hmac_mode_for(&s, 3), SRV6_HMAC_REQUIRE);
+	assert_int_equal(srv6_hmac_mode_for(&s, 4), SRV6_HMAC_IGNORE);
+	assert_int_equal(srv6_hmac_mode_for(&s, 0), SRV6_HMAC_IGNORE);
+	assert_string_equal(srv6_hmac_mode_name(1), "require");
+	assert_string_equal(srv6_hmac_mode_name(0), "verify");
+	assert_string_equal(srv6_hmac_mode_name(-1), "ignore");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_kernel_vectors, setup),
+		cmocka_unit_test_setup(test_sign_encap_like_kernel, setup),
+		cmocka_unit_test_setup(test_sign_inline_like_kernel, setup),
+		cmocka_unit_test_setup(test_rfc_shapes, setup),
+		cmocka_unit_test_setup(test_limits, setup),
+		cmocka_unit_test_setup(test_names_modes, setup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
