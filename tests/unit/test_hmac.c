@@ -16,6 +16,7 @@
 
 #include "srv6d/headend.h"
 #include "srv6d/hmac.h"
+#include "srv6d/seg6.h"
 #include "srv6d/srh.h"
 
 /* Key 7: sha256 "hmac-secret-7"; key 8: sha1 "sha1-secret-8". */
@@ -324,6 +325,116 @@ static void test_names_modes(void **state)
 	assert_string_equal(srv6_hmac_mode_name(-1), "ignore");
 }
 
+/* The engine: End verifies before it advances; failures are SRV6_DROP_HMAC
+ * with a Parameter Problem at the TLV, or a plain drop when it is missing. */
+static void run_end(const char *hex, struct srv6_sid_cfg *cfg, int indev, int flip,
+		    struct srv6_result *res, uint8_t *da_out)
+{
+	static uint8_t buf[SRV6_PKT_HEADROOM + 512];
+	struct srv6_pkt pkt;
+	uint8_t p[512];
+	size_t len = unhex(hex, p);
+
+	if (flip)
+		p[flip] ^= 1;
+	assert_int_equal(srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM, len), 0);
+	memcpy(pkt.data, p, len);
+	assert_int_equal(srv6_sid_process_in(cfg, indev, &pkt, res), 0);
+	memcpy(da_out, pkt.data + 24, 16);
+}
+
+static void test_engine_end(void **state)
+{
+	struct srv6_sid_cfg cfg = { .action = SRV6_ACT_END };
+	struct srv6_hmac_set set = keys;
+	struct srv6_result res;
+	struct in6_addr aa1;
+	uint8_t da[16];
+
+	seg(&aa1, "2001:db8:aa::1");
+	cfg.hmac = &set;
+	set.nifs = 2;
+	set.ifs[0].ifindex = 5;
+	set.ifs[0].mode = SRV6_HMAC_REQUIRE;
+	set.ifs[1].ifindex = 6;
+	set.ifs[1].mode = SRV6_HMAC_IGNORE;
+	for (int indev = 0; indev <= 6; indev++) {
+		run_end(v_encap, &cfg, indev, 0, &res, da);
+		assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+		assert_memory_equal(da, &aa1, 16);
+	}
+	/* a segment byte changed: Parameter Problem at the TLV (40 + 40) */
+	run_end(v_encap, &cfg, 0, 40 + 8 + 5, &res, da);
+	assert_int_equal(res.verdict, SRV6_V_ICMP);
+	assert_int_equal(res.reason, SRV6_DROP_HMAC);
+	assert_int_equal(res.icmp.type, 4);
+	assert_int_equal(res.icmp.code, 0);
+	assert_int_equal(res.icmp.pointer, 80);
+	/* ... passes where the interface ignores HMAC */
+	run_end(v_encap, &cfg, 6, 40 + 8 + 5, &res, da);
+	assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+	/* the source changed */
+	run_end(v_encap, &cfg, 5, 9, &res, da);
+	assert_int_equal(res.reason, SRV6_DROP_HMAC);
+	/* no keys at all (verify): a signed packet fails, as in the kernel */
+	cfg.hmac = NULL;
+	run_end(v_encap, &cfg, 0, 0, &res, da);
+	assert_int_equal(res.reason, SRV6_DROP_HMAC);
+	cfg.hmac = &set;
+
+	/* TLV turned into PadN: absent.  require drops, verify passes */
+	{
+		char hex[1024];
+		size_t n = strlen(v_encap);
+
+		memcpy(hex, v_encap, n + 1);
+		hex[2 * (40 + 40)] = '0';        /* type 05 -> 04 (PadN) */
+		hex[2 * (40 + 40) + 1] = '4';
+		run_end(hex, &cfg, 5, 0, &res, da);
+		assert_int_equal(res.verdict, SRV6_V_DROP);
+		assert_int_equal(res.reason, SRV6_DROP_HMAC);
+		run_end(hex, &cfg, 0, 0, &res, da);
+		assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+		run_end(hex, &cfg, 6, 0, &res, da);
+		assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+	}
+	assert_string_equal(srv6_drop_name(SRV6_DROP_HMAC), "hmac");
+}
+
+/* End.B6.Encaps and End.B6 sign what they push. */
+static void test_engine_b6_sign(void **state)
+{
+	static uint8_t buf[SRV6_PKT_HEADROOM + 512];
+	struct srv6_sid_cfg cfg = { .action = SRV6_ACT_END_B6_ENCAP };
+	struct srv6_ip6_info info;
+	struct srv6_result res;
+	struct srv6_pkt pkt;
+	uint8_t p[512];
+	size_t len = unhex(v_encap, p);
+
+	cfg.attrs = SRV6_F_ATTR(SRV6_ATTR_SRH);
+	cfg.nsegs = 2;
+	seg(&cfg.segs[0], "2001:db8:bb::1");
+	seg(&cfg.segs[1], "2001:db8:bb::2");
+	seg(&cfg.encap_src, "2001:db8:5::5");
+	cfg.hmac = &keys;
+	cfg.hmac_keyid = 8;
+	cfg.hmac_key = &keys.keys[1];
+	for (int act = 0; act < 2; act++) {
+		cfg.action = act ? SRV6_ACT_END_B6 : SRV6_ACT_END_B6_ENCAP;
+		assert_int_equal(srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM, len), 0);
+		memcpy(pkt.data, p, len);
+		assert_int_equal(srv6_sid_process(&cfg, &pkt, &res), 0);
+		assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+		assert_int_equal(srv6_ip6_parse(pkt.data, pkt.len, &info), 0);
+		assert_int_equal(srv6_hmac_tlv_find_kernel(pkt.data + info.srh_off),
+				 info.srh_len - 40);
+		assert_int_equal(srv6_hmac_check(&keys, SRV6_HMAC_REQUIRE, pkt.data + info.srh_off,
+						 pkt.data + 8, NULL), SRV6_HMAC_PASS);
+		assert_memory_equal(pkt.data + 8, act ? p + 8 : (uint8_t *)&cfg.encap_src, 16);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +444,8 @@ int main(void)
 		cmocka_unit_test_setup(test_rfc_shapes, setup),
 		cmocka_unit_test_setup(test_limits, setup),
 		cmocka_unit_test_setup(test_names_modes, setup),
+		cmocka_unit_test_setup(test_engine_end, setup),
+		cmocka_unit_test_setup(test_engine_b6_sign, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
