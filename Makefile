@@ -121,7 +121,7 @@ $(BUILD)/src/cache/%.o: src/cache/%.c
 $(BUILD)/src/daemon/%.o: src/daemon/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/ctl/%.o: src/ctl/%.c
 	@mkdir -p $(@D)

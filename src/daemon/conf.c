@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "srv6d/conf.h"
+#include "srv6d/hmac_conf.h"   /* hmac hook */
 #include "srv6d/log.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -375,9 +376,13 @@ static int parse_srh(struct srv6_sid_cfg *cfg, int argc, char **argv, struct err
 		return -EINVAL;
 	if (parse_seglist(argv[2], cfg->segs, &cfg->nsegs, e))
 		return -EINVAL;
+	/* hmac hook: "srh segs LIST hmac KEYID" (iproute2's order) */
 	if (argc > 3 && !strcmp(argv[3], "hmac")) {
-		seterr(e, "hmac not supported");
-		return -EINVAL;
+		if (need_arg(argc - 3, argv + 3, e))
+			return -EINVAL;
+		if (srv6_hmac_parse_keyid(argv[4], &cfg->hmac_keyid, e->buf, e->len))
+			return -EINVAL;
+		return 5;
 	}
 	return 3;
 }
@@ -386,11 +391,13 @@ static void put_srh(struct sbuf *s, const struct srv6_sid_cfg *cfg)
 {
 	sb_printf(s, " srh segs ");
 	sb_segs(s, cfg->segs, cfg->nsegs);
+	if (cfg->hmac_keyid)                      /* hmac hook */
+		sb_printf(s, " hmac %u", cfg->hmac_keyid);
 }
 
 static int cmp_srh(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
 {
-	return a->nsegs != b->nsegs ||
+	return a->nsegs != b->nsegs || a->hmac_keyid != b->hmac_keyid ||
 	       memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0]));
 }
 
@@ -796,7 +803,7 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 			seen_count = true;
 			i++;
 		} else if (!strcmp(w, "hmac")) {
-			seterr(&e, "hmac not supported");
+			seterr(&e, "\"hmac\" goes after \"srh segs LIST\"");
 			return -EINVAL;
 		} else if ((k = sid_kw_find(w)) >= 0) {
 			if (seen & (1u << k)) {
@@ -879,7 +886,7 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 {
 	struct errbuf e = { err, errlen };
 	bool seen_encap = false, seen_mode = false, seen_segs = false;
-	bool seen_dev = false, seen_count = false;
+	bool seen_dev = false, seen_count = false, seen_hmac = false;
 	const char *why = NULL;
 	struct qtok qb;
 	int i, rc;
@@ -912,10 +919,9 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 			seen = &seen_dev;
 		else if (!strcmp(w, "count"))
 			seen = &seen_count;
-		else if (!strcmp(w, "hmac")) {
-			seterr(&e, "hmac not supported");
-			return -EINVAL;
-		} else {
+		else if (!strcmp(w, "hmac"))          /* hmac hook */
+			seen = &seen_hmac;
+		else {
 			seterr(&e, "unknown keyword %s", q(&qb, w));
 			return -EINVAL;
 		}
@@ -953,6 +959,9 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 				return -EINVAL;
 			}
 			snprintf(r->pol.dev_name, sizeof(r->pol.dev_name), "%s", argv[i + 1]);
+		} else if (seen == &seen_hmac) {      /* hmac hook */
+			if (srv6_hmac_parse_keyid(argv[i + 1], &r->pol.hmac_keyid, e.buf, e.len))
+				return -EINVAL;
 		}
 		i += 2;
 	}
@@ -989,7 +998,7 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 
 bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b)
 {
-	return a->mode == b->mode && a->nsegs == b->nsegs &&
+	return a->mode == b->mode && a->nsegs == b->nsegs && a->hmac_keyid == b->hmac_keyid &&
 	       !memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0])) &&
 	       !strncmp(a->dev_name, b->dev_name, sizeof(a->dev_name));
 }
@@ -1011,6 +1020,8 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
 	sb_segs(&s, r->pol.segs, r->pol.nsegs);
 	if (r->pol.dev_name[0])
 		sb_printf(&s, " dev %.*s", (int)sizeof(r->pol.dev_name), r->pol.dev_name);
+	if (r->pol.hmac_keyid)                    /* hmac hook */
+		sb_printf(&s, " hmac %u", r->pol.hmac_keyid);
 	return sb_done(&s);
 }
 
@@ -1467,6 +1478,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_sid(x, argc, argv);
 	if (!strcmp(argv[0], "route"))
 		return l_route(x, argc, argv);
+	if (!strcmp(argv[0], "hmac"))                 /* hmac hook */
+		return srv6_hmac_conf_line(&x->c->hmac, argc, argv, x->line, x->e.buf, x->e.len);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
 		const struct global_kw *g = &global_kws[i];
 		unsigned int *has = (unsigned int *)((char *)x + g->has_off);
@@ -1519,6 +1532,9 @@ static int conf_finish(struct conf_ctx *x)
 		    table_clash(x, "vrftable", cfg->vrftable))
 			return -EINVAL;
 	}
+
+	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
+		return -EINVAL;
 
 	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
 		x->line = x->has_cpu;
@@ -1577,6 +1593,7 @@ void srv6_conf_free(struct srv6_conf *c)
 {
 	free(c->sids);
 	free(c->routes);
+	srv6_hmac_set_free(c->hmac);                  /* hmac hook */
 	srv6_conf_init(c);
 }
 

@@ -30,6 +30,7 @@
 
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
+#include "srv6d/hmac_conf.h"
 #include "srv6d/egress.h"
 #include "srv6d/icmp_tx.h"
 #include "srv6d/inject.h"
@@ -248,6 +249,21 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 	}
 	if (r < 0)
 		srv6_log(LOG_WARNING, "reading ip sr tunsrc: %s (taken as unset)", strerror(-r));
+
+	/* hmac hook: secrets are read here (start, reload), never at parse */
+	r = srv6_hmac_conf_load(c->hmac, err, errlen);
+	if (r < 0) {
+		char msg[SRV6_CONF_ERRLEN + 128];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s: %s", d->conf_path, msg);
+		return r;
+	}
+	for (unsigned int i = 0; c->hmac && i < c->hmac->nifs; i++)
+		if (!c->hmac->ifs[i].ifindex)
+			srv6_log(LOG_WARNING, "hmac %s dev %s: no such interface (inactive until a reload finds it)",
+				 srv6_hmac_mode_name(c->hmac->ifs[i].mode), c->hmac->ifs[i].name);
+	srv6_hmac_conf_bind(c);
 
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
@@ -853,6 +869,14 @@ static int check_conf(const struct daemon *d, bool verbose)
 	int errors;
 
 	errors = srv6_preflight(d->conf_path, &d->conf, stderr);
+	{       /* hmac hook: the secret files are part of the check */
+		char herr[SRV6_CONF_ERRLEN + 128];
+
+		if (srv6_hmac_conf_load(d->conf.hmac, herr, sizeof(herr)) < 0) {
+			fprintf(stderr, "%s: %s\n", d->conf_path, herr);
+			errors++;
+		}
+	}
 	if (verbose && srv6_conf_print(&d->conf, stdout) < 0) {
 		fprintf(stderr, "srv6d: printing the configuration: out of memory\n");
 		errors++;

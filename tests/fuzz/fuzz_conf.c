@@ -10,6 +10,7 @@
  * its static word splitter.
  */
 #include "../../src/daemon/conf.c"
+#include "../../src/daemon/hmac_conf.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
