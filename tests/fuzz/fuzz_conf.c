@@ -11,6 +11,7 @@
  */
 #include "../../src/daemon/conf.c"
 #include "../../src/daemon/hmac_conf.c"
+#include "../../src/daemon/errbuf.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
