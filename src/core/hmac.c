@@ -7,9 +7,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/params.h>
 
 #include "srv6d/hmac.h"
 #include "srv6d/srh.h"
@@ -77,6 +79,72 @@ static size_t srh_bytes(const uint8_t *srh)
 	return ((size_t)srh[1] + 1) * 8;
 }
 
+static const char *digest_name(int algo)
+{
+	switch (algo) {
+	case SRV6_HMAC_ALGO_SHA1:
+		return "SHA1";
+	case SRV6_HMAC_ALGO_SHA256:
+		return "SHA256";
+	}
+	return NULL;
+}
+
+int srv6_hmac_key_prepare(struct srv6_hmac_key *key)
+{
+	const char *dg = digest_name(key->algo);
+	OSSL_PARAM params[2];
+	EVP_MAC_CTX *ctx;
+	EVP_MAC *mac;
+	int ok;
+
+	if (!dg || key->slen == 0 || key->slen > SRV6_HMAC_SECRET_MAX)
+		return -EINVAL;
+	mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	if (!mac)
+		return -ENOMEM;
+	ctx = EVP_MAC_CTX_new(mac);
+	EVP_MAC_free(mac);          /* the context holds its own reference */
+	if (!ctx)
+		return -ENOMEM;
+	params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)dg, 0);
+	params[1] = OSSL_PARAM_construct_end();
+	ok = EVP_MAC_init(ctx, key->secret, key->slen, params);
+	if (!ok) {
+		EVP_MAC_CTX_free(ctx);
+		return -EINVAL;
+	}
+	srv6_hmac_key_release(key);
+	key->mac = ctx;
+	return 0;
+}
+
+void srv6_hmac_key_release(struct srv6_hmac_key *key)
+{
+	EVP_MAC_CTX_free(key->mac);
+	key->mac = NULL;
+}
+
+/* HMAC of @text with @key into @md (EVP_MAX_MD_SIZE); digest length or 0. */
+static unsigned int do_hmac(const struct srv6_hmac_key *key, const EVP_MD *evp,
+			    const uint8_t *text, size_t len, uint8_t *md)
+{
+	unsigned int mdlen = 0;
+	EVP_MAC_CTX *ctx;
+	size_t out = 0;
+	int ok;
+
+	if (!key->mac)
+		return HMAC(evp, key->secret, key->slen, text, len, md, &mdlen) ? mdlen : 0;
+	/* the prepared state is only read: any thread may copy it */
+	ctx = EVP_MAC_CTX_dup(key->mac);
+	if (!ctx)
+		return 0;
+	ok = EVP_MAC_update(ctx, text, len) && EVP_MAC_final(ctx, md, &out, EVP_MAX_MD_SIZE);
+	EVP_MAC_CTX_free(ctx);
+	return ok ? (unsigned int)out : 0;
+}
+
 int srv6_hmac_compute(const struct srv6_hmac_key *key, const uint8_t *srh,
 		      const uint8_t *saddr, uint8_t *out)
 {
@@ -110,8 +178,8 @@ int srv6_hmac_compute(const struct srv6_hmac_key *key, const uint8_t *srh,
 	text[21] = (uint8_t)key->id;
 	memcpy(text + 22, srh + SRV6_SRH_FIXED, (size_t)entries * 16);
 
-	if (!HMAC(evp, key->secret, key->slen, text, plen, md, &mdlen) ||
-	    mdlen == 0)
+	mdlen = do_hmac(key, evp, text, plen, md);
+	if (mdlen == 0)
 		return -EIO;
 	memset(out, 0, SRV6_HMAC_FIELD_LEN);
 	memcpy(out, md, mdlen < SRV6_HMAC_FIELD_LEN ? mdlen : SRV6_HMAC_FIELD_LEN);

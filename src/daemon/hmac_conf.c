@@ -356,7 +356,10 @@ int srv6_hmac_key_load(struct srv6_hmac_key *k, char *err, size_t errlen)
 	}
 	memcpy(k->secret, buf, len);
 	k->slen = (uint8_t)len;
-	r = 0;
+	r = srv6_hmac_key_prepare(k);
+	if (r < 0)
+		srv6_seterr(err, errlen, "%s: cannot key HMAC-%s: %s", k->path,
+			    srv6_hmac_algo_name(k->algo), strerror(-r));
 out_wipe:
 	OPENSSL_cleanse(buf, sizeof(buf));
 out_close:
@@ -416,8 +419,10 @@ void srv6_hmac_set_free(struct srv6_hmac_set *set)
 {
 	if (!set)
 		return;
-	for (unsigned int i = 0; i < set->nkeys; i++)
+	for (unsigned int i = 0; i < set->nkeys; i++) {
 		free(set->keys[i].path);
+		srv6_hmac_key_release(&set->keys[i]);
+	}
 	OPENSSL_cleanse(set, sizeof(*set));
 	free(set);
 }

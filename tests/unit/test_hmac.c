@@ -131,12 +131,30 @@ static void check_vector(const char *hex)
 	assert_int_equal(srv6_hmac_check(&keys, 0, srh, p + 8, NULL), SRV6_HMAC_PASS);
 }
 
+/* Both paths: keyed per packet, and the prepared libcrypto state the
+ * daemon uses (srv6_hmac_key_prepare()). */
 static void test_kernel_vectors(void **state)
 {
-	check_vector(v_encap);
-	check_vector(v_inline);
-	check_vector(v_red3);
-	check_vector(v_red1);
+	for (int prepared = 0; prepared < 2; prepared++) {
+		if (prepared) {
+			assert_int_equal(srv6_hmac_key_prepare(&keys.keys[0]), 0);
+			assert_int_equal(srv6_hmac_key_prepare(&keys.keys[1]), 0);
+			assert_non_null(keys.keys[0].mac);
+		}
+		check_vector(v_encap);
+		check_vector(v_inline);
+		check_vector(v_red3);
+		check_vector(v_red1);
+	}
+	/* preparing again replaces the state; bad keys are refused */
+	assert_int_equal(srv6_hmac_key_prepare(&keys.keys[0]), 0);
+	keys.keys[1].algo = 9;
+	assert_int_equal(srv6_hmac_key_prepare(&keys.keys[1]), -EINVAL);
+	keys.keys[1].algo = SRV6_HMAC_ALGO_SHA1;
+	srv6_hmac_key_release(&keys.keys[0]);
+	srv6_hmac_key_release(&keys.keys[1]);
+	srv6_hmac_key_release(&keys.keys[1]);
+	assert_null(keys.keys[0].mac);
 }
 
 /* srv6d's signing reproduces the kernel's packets byte for byte. */

@@ -176,6 +176,7 @@ static void test_key_files(void **state)
 	const char *p;
 
 	memset(&k, 0, sizeof(k));
+	k.algo = SRV6_HMAC_ALGO_SHA256;
 	/* one trailing newline removed, the rest kept */
 	p = secret_file("a", "s3cret\n", 7, 0600);
 	k.path = (char *)p;
@@ -224,6 +225,12 @@ static void test_key_files(void **state)
 	assert_string_equal(err, "/nonexistent/srv6d.key: No such file or directory");
 	k.path = dir;
 	assert_true(srv6_hmac_key_load(&k, err, sizeof(err)) < 0);
+	/* a loaded key is prepared for the packet path */
+	k.path = (char *)secret_file("a", "s3cret\n", 7, 0600);
+	assert_int_equal(srv6_hmac_key_load(&k, err, sizeof(err)), 0);
+	assert_non_null(k.mac);
+	srv6_hmac_key_release(&k);
+	assert_null(k.mac);
 }
 
 /* srv6_hmac_conf_load() names the key; print never shows a secret. */
