@@ -22,7 +22,8 @@
 #      (sha256 and sha1), one segment byte changed, no TLV, and the two RFC
 #      8754 shapes the kernel calls absent (no H flag; PadN after the TLV).
 #      A tampered packet gets a Parameter Problem at the TLV, counts as drop
-#      reason hmac and is logged.
+#      reason hmac and is logged.  A SIGHUP with a corrected secret file
+#      swaps the key; one with a world-readable file keeps the running keys.
 #   3. srv6d signs, the kernel verifies: dst's End with seg6_require_hmac=1
 #      counts srv6d's packets with no error, counts errors for an unsigned
 #      policy and once its own key differs.
@@ -201,6 +202,36 @@ verify_run default ynyyyy
 verify_run require-dev ynnyyy "hmac ignore" "hmac require dev $RTR_IF_SRC"
 verify_run ignore-dev  yyyyyy "hmac require" "hmac ignore dev $RTR_IF_SRC"
 verify_run other-dev   yyyyyy "hmac ignore" "hmac require dev $RTR_IF_DST"
+
+# reload: keys change with the configuration, and a refused key file keeps
+# the running one.  Start with the wrong secret for key 7: P fails.
+printf '%s\n' "wrong-$K7" >"$TMPD/k7"
+# sends_p TAG: P reaches dst processed
+sends_p() {
+	pkt_to_dst send --hex "$P" >"$TMPD/reload.$1"
+	[ "$(da "$(rx "$TMPD/reload.$1" 0)")" = "$AA1" ]
+}
+# reloads N: wait for the Nth "reloaded" or "keeping the running" line
+reloads() { [ "$(grep -c -e 'reloaded ' -e 'keeping the running configuration' "$SRV6D_LOG")" -ge "$1" ]; }
+if start reload "sid $SID action End" "hmac require"; then
+	if sends_p a; then
+		fail "reload: key 7 with another secret: the kernel's packet is dropped"
+	else
+		ok "reload: key 7 with another secret: the kernel's packet is dropped"
+	fi
+	printf '%s\n' "$K7" >"$TMPD/k7"
+	kill -HUP "$SRV6D_PID"
+	wait_until 10 reloads 1 || fail "reload: srv6d reloads on SIGHUP"
+	check "reload: the right secret after SIGHUP: the packet passes" sends_p b
+	chmod 0644 "$TMPD/k7"
+	kill -HUP "$SRV6D_PID"
+	wait_until 10 reloads 2 || fail "reload: srv6d answers the second SIGHUP"
+	check "reload: a world-readable key file is refused, file named" \
+		grep -q "reload: .*$TMPD/k7: group- or world-accessible.*keeping the running configuration" "$SRV6D_LOG"
+	check "reload: ... and the running keys still verify" sends_p c
+	chmod 0600 "$TMPD/k7"
+	srv6d_stop
+fi
 
 # ---------------------------------------------------------------------------
 # 3. srv6d signs, the kernel verifies (dst: End with seg6_require_hmac=1)
