@@ -159,8 +159,8 @@ static int key_line(struct srv6_hmac_set *set, int argc, char **argv, unsigned i
 }
 
 /* hmac require|verify|ignore [dev IF] */
-static int mode_line(struct srv6_hmac_set *set, int argc, char **argv, unsigned int line,
-		     char *err, size_t errlen)
+static int mode_line(struct srv6_hmac_set *set, int argc, char **argv, char *err,
+		     size_t errlen)
 {
 	char qb[TOK_MAX * 4 + 8];
 	int mode = parse_mode(argv[1]);
@@ -210,7 +210,6 @@ static int mode_line(struct srv6_hmac_set *set, int argc, char **argv, unsigned 
 	set->ifs[set->nifs].mode = mode;
 	set->ifs[set->nifs].ifindex = 0;
 	set->nifs++;
-	(void)line;
 	return 0;
 }
 
@@ -231,7 +230,7 @@ int srv6_hmac_conf_line(struct srv6_hmac_set **setp, int argc, char **argv, unsi
 	}
 	if (!strcmp(argv[1], "key"))
 		return key_line(*setp, argc, argv, line, err, errlen);
-	return mode_line(*setp, argc, argv, line, err, errlen);
+	return mode_line(*setp, argc, argv, err, errlen);
 }
 
 static bool action_signs(enum srv6_action a)
