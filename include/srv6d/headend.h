@@ -92,8 +92,9 @@ int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
  * srv6_encap_push_hmac - srv6_encap_push() with an HMAC TLV signed with
  * @hmac (NULL: none) as iproute2 lays it out and seg6_push_hmac() fills it
  * (H flag set, TLV last, outer source @src).  A reduced single SID keeps its
- * SRH (the kernel's seg6_do_srh_encap_red()).  -EINVAL when signing fails
- * (@pkt untouched).
+ * SRH (the kernel's seg6_do_srh_encap_red()).  When signing fails @pkt is
+ * left as it came: -EMSGSIZE (more than SRV6_HMAC_MAX_ENTRIES entries, the
+ * kernel's limit) or -EINVAL.
  */
 int srv6_encap_push_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
 			 unsigned int nsegs, bool reduced, uint8_t proto,
@@ -110,7 +111,8 @@ int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
 		    unsigned int nsegs);
 
 /** srv6_srh_insert_hmac - srv6_srh_insert() signed with @hmac (NULL: none),
- * over the packet's own source once the slot is filled. */
+ * over the packet's own source once the slot is filled; signing errors as
+ * srv6_encap_push_hmac(), @pkt left as it came. */
 int srv6_srh_insert_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
 			 unsigned int nsegs, const struct srv6_hmac_key *hmac);
 

@@ -191,7 +191,7 @@ int srv6_encap_push_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	uint32_t tc = 0, fl = 0;
 	uint8_t hlim = DEFAULT_HOPLIMIT;
 	size_t tot;
-	int srhlen;
+	int srhlen, err;
 
 	if (!inner_len_ok(pkt, proto))
 		return -EINVAL;
@@ -242,10 +242,10 @@ int srv6_encap_push_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	memcpy(hdr + 24, &segs[0], 16);
 	memcpy(hdr + SRV6_IPV6_HLEN, srh, (size_t)srhlen);
 	/* seg6_push_hmac() with the outer source, as the last step */
-	if (hmac && srv6_hmac_sign(hmac, hdr + SRV6_IPV6_HLEN, hdr + 8)) {
-		pkt->data += tot;
+	if (hmac && (err = srv6_hmac_sign(hmac, hdr + SRV6_IPV6_HLEN, hdr + 8)) != 0) {
+		pkt->data += tot;          /* the packet itself was not touched */
 		pkt->len -= tot;
-		return -EINVAL;
+		return err == -EMSGSIZE ? -EMSGSIZE : -EINVAL;
 	}
 	return 0;
 }
@@ -259,13 +259,16 @@ int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
 int srv6_srh_insert_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
 			 unsigned int nsegs, const struct srv6_hmac_key *hmac)
 {
-	uint8_t *hdr, *srh;
-	int srhlen, seglen;
+	uint8_t *hdr, *srh, plen[2];
+	int srhlen, seglen, err;
 
 	if (pkt->len < SRV6_IPV6_HLEN)
 		return -EINVAL;
 	if (!segs || nsegs == 0 || nsegs > SRV6_MAX_SEGS)
 		return -EINVAL;
+	if (hmac && nsegs + 1 > SRV6_HMAC_MAX_ENTRIES)
+		return -EMSGSIZE;          /* seg6_hmac_compute()'s limit */
+	memcpy(plen, pkt->data + 4, 2);
 	seglen = SRV6_SRH_FIXED + 16 * ((int)nsegs + 1);
 	srhlen = seglen + (hmac ? SRV6_HMAC_TLV_LEN : 0);
 	if (srv6_pkt_headroom(pkt) < (size_t)srhlen)
@@ -294,16 +297,15 @@ int srv6_srh_insert_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	hdr[4] = (uint8_t)((pkt->len - SRV6_IPV6_HLEN) >> 8);
 	hdr[5] = (uint8_t)(pkt->len - SRV6_IPV6_HLEN);
 	/* seg6_do_srh_inline(): signed last, with the packet's own source */
-	if (hmac && srv6_hmac_sign(hmac, srh, hdr + 8)) {
+	if (hmac && (err = srv6_hmac_sign(hmac, srh, hdr + 8)) != 0) {
+		/* put the packet back as it came */
 		memcpy(hdr + 24, srh + SRV6_SRH_FIXED, 16);
 		hdr[6] = srh[0];
+		memcpy(hdr + 4, plen, 2);
 		pkt->data += srhlen;
 		pkt->len -= (size_t)srhlen;
 		memmove(pkt->data, hdr, SRV6_IPV6_HLEN);
-		hdr = pkt->data;
-		hdr[4] = (uint8_t)((pkt->len - SRV6_IPV6_HLEN) >> 8);
-		hdr[5] = (uint8_t)(pkt->len - SRV6_IPV6_HLEN);
-		return -EINVAL;
+		return err == -EMSGSIZE ? -EMSGSIZE : -EINVAL;
 	}
 	return 0;
 }

@@ -222,6 +222,50 @@ static void test_sign_inline_like_kernel(void **state)
 	assert_memory_equal(pkt.data, want, wlen);
 }
 
+/* More than 14 entries cannot be signed (the kernel's limit): -EMSGSIZE and
+ * the packet as it came, Payload Length included (even a wrong one). */
+static void test_sign_too_many(void **state)
+{
+	static uint8_t buf[SRV6_PKT_HEADROOM + 512];
+	struct in6_addr segs[SRV6_MAX_SEGS], src;
+	uint8_t in[56];
+	struct srv6_pkt pkt;
+
+	memset(segs, 0, sizeof(segs));
+	for (int i = 0; i < SRV6_MAX_SEGS; i++) {
+		segs[i].s6_addr[0] = 0xfc;
+		segs[i].s6_addr[15] = (uint8_t)(i + 1);
+	}
+	seg(&src, "2001:db8:1::1");
+	memset(in, 0, sizeof(in));
+	in[0] = 0x60;
+	in[4] = 0x12;                 /* inconsistent on purpose */
+	in[5] = 0x34;
+	in[6] = 17;
+	in[7] = 64;
+	in[23] = 1;
+	in[39] = 2;
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM, 56), 0);
+		memcpy(pkt.data, in, 56);
+		if (k)
+			assert_int_equal(srv6_srh_insert_hmac(&pkt, segs, 14, &keys.keys[0]), -EMSGSIZE);
+		else
+			assert_int_equal(srv6_encap_push_hmac(&pkt, segs, 15, false, 41, &src, 0,
+							      &keys.keys[0]), -EMSGSIZE);
+		assert_int_equal(pkt.len, 56);
+		assert_ptr_equal(pkt.data, buf + SRV6_PKT_HEADROOM);
+		assert_memory_equal(pkt.data, in, 56);
+	}
+	/* 13 + the slot, and 14, are fine */
+	assert_int_equal(srv6_srh_insert_hmac(&pkt, segs, 13, &keys.keys[0]), 0);
+	assert_int_equal(srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM, 56), 0);
+	memcpy(pkt.data, in, 56);
+	assert_int_equal(srv6_encap_push_hmac(&pkt, segs, 14, false, 41, &src, 0, &keys.keys[0]), 0);
+	assert_int_equal(srv6_hmac_check(&keys, 1, pkt.data + 40, pkt.data + 8, NULL),
+			 SRV6_HMAC_PASS);
+}
+
 /* RFC 8754 shapes the kernel calls "absent": srv6d finds and verifies them. */
 static void test_rfc_shapes(void **state)
 {
@@ -459,6 +503,7 @@ int main(void)
 		cmocka_unit_test_setup(test_kernel_vectors, setup),
 		cmocka_unit_test_setup(test_sign_encap_like_kernel, setup),
 		cmocka_unit_test_setup(test_sign_inline_like_kernel, setup),
+		cmocka_unit_test_setup(test_sign_too_many, setup),
 		cmocka_unit_test_setup(test_rfc_shapes, setup),
 		cmocka_unit_test_setup(test_limits, setup),
 		cmocka_unit_test_setup(test_names_modes, setup),
