@@ -6,6 +6,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -155,6 +156,47 @@ static void test_kernel_vectors(void **state)
 	srv6_hmac_key_release(&keys.keys[1]);
 	srv6_hmac_key_release(&keys.keys[1]);
 	assert_null(keys.keys[0].mac);
+}
+
+/* Workers share a prepared key: each check copies its state, never writes
+ * it.  Two threads verify (and one tampered copy fails) concurrently. */
+struct conc {
+	const uint8_t *pkt, *bad;
+	long pass, fail;
+};
+
+static void *conc_run(void *arg)
+{
+	struct conc *c = arg;
+
+	for (int i = 0; i < 20000; i++) {
+		c->pass += srv6_hmac_check(&keys, 1, c->pkt + 40, c->pkt + 8, NULL) == SRV6_HMAC_PASS;
+		c->fail += srv6_hmac_check(&keys, 1, c->bad + 40, c->bad + 8, NULL) ==
+			   SRV6_HMAC_FAIL_DIGEST;
+	}
+	return NULL;
+}
+
+static void test_concurrent_prepared(void **state)
+{
+	uint8_t p[512], bad[512];
+	struct conc c[2];
+	pthread_t t[2];
+	size_t len = unhex(v_encap, p);
+
+	memcpy(bad, p, len);
+	bad[60] ^= 4;
+	assert_int_equal(srv6_hmac_key_prepare(&keys.keys[0]), 0);
+	for (int i = 0; i < 2; i++) {
+		c[i] = (struct conc){ .pkt = p, .bad = bad };
+		assert_int_equal(pthread_create(&t[i], NULL, conc_run, &c[i]), 0);
+	}
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(pthread_join(t[i], NULL), 0);
+		assert_int_equal(c[i].pass, 20000);
+		assert_int_equal(c[i].fail, 20000);
+	}
+	srv6_hmac_key_release(&keys.keys[0]);
 }
 
 /* srv6d's signing reproduces the kernel's packets byte for byte. */
@@ -503,6 +545,7 @@ int main(void)
 		cmocka_unit_test_setup(test_kernel_vectors, setup),
 		cmocka_unit_test_setup(test_sign_encap_like_kernel, setup),
 		cmocka_unit_test_setup(test_sign_inline_like_kernel, setup),
+		cmocka_unit_test_setup(test_concurrent_prepared, setup),
 		cmocka_unit_test_setup(test_sign_too_many, setup),
 		cmocka_unit_test_setup(test_rfc_shapes, setup),
 		cmocka_unit_test_setup(test_limits, setup),
