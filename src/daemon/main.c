@@ -77,6 +77,7 @@ struct daemon {
 	bool sources_dirty;             /* outer sources changed, not yet published */
 	struct srv6_pending pend;       /* what the running conf still waits for */
 	struct srv6_linkwatch *lw;      /* rtnetlink events that may complete it */
+	int verify_again;               /* SRV6_LW_VERIFY* for the next tick */
 };
 
 /* The chain srv6d's steering lives in. */
@@ -862,18 +863,28 @@ static int retry_sources(struct daemon *d)
 }
 
 /*
- * @want (SRV6_LW_*): after rtnetlink events, or every tick while something
- * is pending.  VERIFY finds contexts whose route the kernel removed (their
- * SIDs become pending); RETRY resolves the pending ones again.  A changed
- * state is published, logged once and announced in STATUS=.  Control thread,
- * never inside a reload.
+ * @want (SRV6_LW_*): after rtnetlink events, or every tick (@tick) while
+ * something is pending.  VERIFY finds contexts whose route the kernel
+ * removed (their SIDs become pending); RETRY resolves the pending ones
+ * again.  A changed state is published, logged once and announced in
+ * STATUS=.  Control thread, never inside a reload.
  */
-static void complete_pending(struct daemon *d, int want)
+static void complete_pending(struct daemon *d, int want, bool tick)
 {
 	struct srv6_sid_cfg **cfgs;
 	char err[SRV6_CONF_ERRLEN + 128];
 	int r;
 
+	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
+	 * (__dev_notify_flags(), then the NETDEV_DOWN notifiers), and IPv4
+	 * says nothing about the flush: a check right after the event may
+	 * come too early, so the next tick checks again. */
+	if (tick) {
+		want |= d->verify_again;
+		d->verify_again = 0;
+	} else {
+		d->verify_again |= want & SRV6_LW_VERIFY;
+	}
 	if (!(want & SRV6_LW_VERIFY) && !d->pend.count)
 		return;
 	cfgs = sid_cfgs(&d->conf, err, sizeof(err));
@@ -1281,7 +1292,8 @@ int main(int argc, char **argv)
 			 * (and without events at all, look for lost routes
 			 * at the steering check's pace) */
 			complete_pending(&d, srv6_linkwatch_drain(d.lw) | SRV6_LW_RETRY |
-					 (!d.lw && ++ticks % STEER_CHECK_S == 0 ? SRV6_LW_VERIFY : 0));
+					 (!d.lw && ++ticks % STEER_CHECK_S == 0 ? SRV6_LW_VERIFY : 0),
+					 true);
 		}
 		if (now >= src_next) {
 			refresh_sources(&d);
@@ -1291,7 +1303,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (sig == SRV6_LINKWATCH_SIG) {
-			complete_pending(&d, srv6_linkwatch_drain(d.lw));
+			complete_pending(&d, srv6_linkwatch_drain(d.lw), false);
 		} else if (sig == SIGHUP) {
 			srv6_notify_reloading();
 			reload(&d);

@@ -47,9 +47,10 @@ CONF=$TMPD/srv6d.conf
 	echo "sid $X action End.X nh6 2001:db8:3::2 oif eth2"
 	echo "sid $E action End"
 	echo "route 2001:db8:99::/64 encap seg6 mode encap segs fc00:77::1"
+	echo "sid 2001:db8:ff::4 action End.DX4 nh4 192.0.2.2"
 	conf_extra
 } >"$CONF"
-SID_LINE=3 ROUTE_LINE=5
+SID_LINE=3 ROUTE_LINE=5 DX4_LINE=6
 
 # End packets (SRH [2001:db8:bb::1, SID], SL 1) to SID $1: DA after = bb::1
 sid_pkt() { "$PY" "$PKT" build end | sed -n 2p | sed "s/20010db800ff00000000000000000001/$1/g"; }
@@ -71,6 +72,13 @@ check "--check warns: no source toward the first segment, the route starts pendi
 	bash -c '[[ "$1" == *"$2:$3: warning: no source address toward fc00:77::1"*pending* ]]' \
 	_ "$out" "$CONF" $ROUTE_LINE
 
+nh_conf=$TMPD/nh.conf
+printf 'queue 0\nsid 2001:db8:ff::8 action End.X nh6 fc00:88::1\n' >"$nh_conf"
+out=$(in_rtr "$SRV6D" --check -c "$nh_conf" 2>&1); rc=$?
+check "--check: End.X nh6 without a route warns and exits 0 (got $rc)" \
+	bash -c '[ "$2" -eq 0 ] && [[ "$1" == *"nh6 fc00:88::1: no route toward the next hop"*pending* ]]' \
+	_ "$out" "$rc"
+
 # ---- start degraded ----
 SOCK="@srv6d-degr-$$-$RANDOM" NOUT=$TMPD/notify.out
 ip netns exec "$NS_RTR" "$PY" "$LIB_DIR/notify.py" "$SOCK" "$NOUT" true &
@@ -82,13 +90,15 @@ if ! NOTIFY_SOCKET=$SOCK srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log"; th
 	summary; exit
 fi
 ok "srv6d starts with a missing interface and an unroutable first segment"
-check "log: started with 2 pending" log_has "started: .*2 pending"
+check "log: started with 3 pending" log_has "started: .*3 pending"
 check "log: the SID is pending, naming eth2 (once)" \
 	test "$(grep -c "srv6d.conf:$SID_LINE: sid $X/128 End.X pending: unknown interface \"eth2\"" "$SRV6D_LOG")" -eq 1
 check "log: the route is pending (no source toward fc00:77::1)" \
 	log_has "srv6d.conf:$ROUTE_LINE: route 2001:db8:99::/64 encap pending: no source address toward fc00:77::1"
-check "STATUS= says 2 pending" grep -q 'READY=1|STATUS=running: .*, 2 pending' "$NOUT"
-check "stats: pending total=2" test "$(pending_total)" = 2
+check "log: End.DX4 without a route toward nh4 is pending" \
+	log_has "srv6d.conf:$DX4_LINE: sid 2001:db8:ff::4/128 End.DX4 pending: nh4 192.0.2.2"
+check "STATUS= says 3 pending" grep -q 'READY=1|STATUS=running: .*, 3 pending' "$NOUT"
+check "stats: pending total=3" test "$(pending_total)" = 3
 check "stats: the SID listed with its reason" grep -q "^pending sid $X/128 End.X .*eth2" "$SRV6D_STATS"
 check "the complete End SID works meanwhile" test "$(arrived "$(sid_pkt $E_HEX)" eth0)" = $BB
 out=$(arrived "$(sid_pkt $X_HEX)" eth0)
@@ -100,7 +110,9 @@ check "... and is counted as dropped \"pending\" ($(counter $X pending))" test "
 ip -n "$NS_DST" link add eth1 type veth peer name eth2 netns "$NS_RTR"
 ip -n "$NS_DST" addr add 2001:db8:3::2/64 dev eth1 nodad
 ip -n "$NS_DST" link set eth1 up
+ip -n "$NS_DST" addr add 192.0.2.2/24 dev eth1
 rtr_eth2_up() {
+	ip -n "$NS_RTR" addr replace 192.0.2.1/24 dev eth2
 	ip -n "$NS_RTR" addr replace 2001:db8:3::1/64 dev eth2 nodad
 	ip -n "$NS_RTR" link set eth2 up
 	ip -n "$NS_RTR" neigh replace 2001:db8:3::2 lladdr "$(mac_of "$NS_DST" eth1)" dev eth2 nud permanent
@@ -109,6 +121,8 @@ rtr_eth2_up
 sid_complete() { log_has "srv6d.conf:$SID_LINE: sid $X/128 End.X complete"; }
 check "eth2 appears: the SID completes (log)" wait_until 10 sid_complete
 check "End.X forwards through eth2 to dst's eth1" wait_until 5 x_via_eth2
+dx4_state() { grep -oE "sid 2001:db8:ff::4/128 End.DX4 (pending|complete)" "$SRV6D_LOG" | tail -1 | awk '{print $4}'; }
+check "eth2 appears with 192.0.2.1/24: End.DX4 completes (log)" wait_until 10 eval '[ "$(dx4_state)" = complete ]'
 check "stats: pending total=1 (the route)" test "$(pending_total)" = 1
 check "STATUS= says 1 pending" grep -q 'STATUS=running: .*, 1 pending' "$NOUT"
 
@@ -121,7 +135,10 @@ out=$(arrived "$(sid_pkt $X_HEX)" eth1)
 srv6d_stats
 check "... its packets are dropped and counted ($before -> $(counter $X pending))" \
 	test -z "$out" -a "$(counter $X pending)" -gt "$before"
+check "eth2 down: End.DX4 pending again (IPv4 removed its route silently)" \
+	wait_until 10 eval '[ "$(dx4_state)" = pending ]'
 rtr_eth2_up
+check "eth2 up: End.DX4 completes again" wait_until 10 eval '[ "$(dx4_state)" = complete ]'
 sid_complete_again() { [ "$(grep -c "sid $X/128 End.X complete" "$SRV6D_LOG")" -ge 2 ]; }
 check "eth2 up again: the SID completes (log)" wait_until 10 sid_complete_again
 check "End.X forwards through eth2 again" wait_until 5 x_via_eth2
