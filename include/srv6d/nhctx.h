@@ -36,9 +36,15 @@
  * srv6_nhctx_open() removes it (crash recovery) and srv6_nhctx_close()
  * removes it.  Two srv6d instances in one netns need distinct bases/PRIO.
  *
+ * Degraded start: a SID whose interface, VRF device or next-hop route does
+ * not exist (yet), or whose link is down, gets no context and waits
+ * (srv6_nhctx_sync with @miss); srv6_nhctx_verify() finds adjacency routes
+ * the kernel removed since, srv6_nhctx_complete() installs what waits once
+ * it can (src/daemon/pending.c, linkwatch.c).
+ *
  * Threading: a struct srv6_nhctx is used by one control thread (start-up,
- * reload, shutdown); it is not called from the packet path and takes no
- * locks.  Workers only read cfg->mark from published SID configurations.
+ * reload, completion of pending SIDs, shutdown); it is not called from the
+ * packet path and takes no locks.  Workers only read cfg->mark from published SID configurations.
  */
 #ifndef SRV6D_NHCTX_H
 #define SRV6D_NHCTX_H
