@@ -78,11 +78,15 @@ struct srv6_nhctx;
 struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 				   uint32_t rule_prio, char *err, size_t errlen);
 
-/* The outcome of one SID in a degraded sync, a completion or a verify. */
-#define SRV6_NHCTX_WHY 200
+/* The outcome of one SID in a degraded sync, a completion or a verify
+ * (allocated only while it waits: 10,000 SIDs cost 16 bytes each). */
+#define SRV6_NHCTX_WHY 200            /* longest reason kept */
 struct srv6_nhctx_miss {
 	int err;                      /* 0: resolved; -errno: the SID waits */
-	char why[SRV6_NHCTX_WHY];     /* what it waits for, e.g. `unknown interface "eth9"` */
+	char *why;                    /* malloc'ed, what it waits for, e.g.
+					 `unknown interface "eth9"` (NULL: resolved,
+					 or no memory for the text); the owner of the
+					 array frees it */
 };
 
 /**

@@ -28,8 +28,9 @@ struct srv6_pending {
 	const char *path;                  /* the conf file, for messages */
 	size_t nsids, nroutes;
 	struct srv6_nhctx_miss *nh;        /* per SID: its next-hop context */
-	char (*src)[SRV6_NHCTX_WHY];       /* per SID, then per route: its outer
-					      source ("" when resolved) */
+	char **src;                        /* per SID, then per route: what its
+					      outer source waits for (malloc'ed;
+					      NULL when resolved) */
 	bool *logged;                      /* per SID, then per route: pending
 					      as last logged */
 	size_t count;                      /* SIDs and routes pending now */
@@ -43,6 +44,13 @@ int srv6_pending_init(struct srv6_pending *p, const char *path, const struct srv
 
 /** srv6_pending_free - release @p (zeroed; a second free is harmless). */
 void srv6_pending_free(struct srv6_pending *p);
+
+/**
+ * srv6_pending_set_src - entry @i (SIDs first, then routes) waits for its
+ * outer source because of @why, or not when @why is "".  0 or -ENOMEM (the
+ * entry is then marked waiting without a text).
+ */
+int srv6_pending_set_src(struct srv6_pending *p, size_t i, const char *why);
 
 /**
  * srv6_pending_update - set cfg->pending / pol->pending of @c from @p's

@@ -265,6 +265,7 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pendi
 {
 	struct srv6_sid_cfg **cfgs;
 	struct srv6_saddr_env env;
+	char why[SRV6_NHCTX_WHY];
 	int r;
 
 	r = srv6_saddr_env_read(&env);
@@ -281,20 +282,18 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pendi
 
 		cfg->flowlabel_mode = d->flowlabel_mode;
 		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				   cfg->dev_name, &cfg->encap_src, pend->src[i],
-				   sizeof(pend->src[i]));
-		if (r == -ENOMEM)
+				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
+		if (r == -ENOMEM || srv6_pending_set_src(pend, i, why) < 0)
 			goto out_env;
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
 		struct srv6_policy *pol = &c->routes[i].pol;
-		char *why = pend->src[c->nsids + i];
 
 		pol->flowlabel_mode = d->flowlabel_mode;
 		pol->mark = 0;
 		r = fill_encap_src(c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				   pol->dev_name, &pol->encap_src, why, sizeof(pend->src[0]));
-		if (r == -ENOMEM)
+				   pol->dev_name, &pol->encap_src, why, sizeof(why));
+		if (r == -ENOMEM || srv6_pending_set_src(pend, c->nsids + i, why) < 0)
 			goto out_env;
 	}
 	srv6_saddr_env_free(&env);
@@ -310,7 +309,7 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pendi
 out_env:
 	srv6_saddr_env_free(&env);
 	snprintf(err, errlen, "out of memory");
-	return r;
+	return -ENOMEM;
 }
 
 /* Build a snapshot of @c and publish it.  0 or -errno with @err. */
@@ -831,35 +830,35 @@ static int retry_sources(struct daemon *d)
 	struct srv6_conf *c = &d->conf;
 	struct srv6_pending *p = &d->pend;
 	struct srv6_saddr_env env;
-	int r;
+	char why[SRV6_NHCTX_WHY];
+	int r = 0;
 
 	if (srv6_saddr_env_read(&env) == -ENOMEM) {
 		srv6_saddr_env_free(&env);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < c->nsids; i++) {
+	for (size_t i = 0; i < c->nsids && r != -ENOMEM; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
-		if (!p->src[i][0])
+		if (!p->src[i])
 			continue;
 		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				   cfg->dev_name, &cfg->encap_src, p->src[i], sizeof(p->src[i]));
-		if (r == -ENOMEM)
-			break;
+				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
+		if (r != -ENOMEM)
+			r = srv6_pending_set_src(p, i, why);
 	}
-	for (size_t i = 0; i < c->nroutes; i++) {
+	for (size_t i = 0; i < c->nroutes && r != -ENOMEM; i++) {
 		struct srv6_policy *pol = &c->routes[i].pol;
-		char *why = p->src[c->nsids + i];
 
-		if (!why[0])
+		if (!p->src[c->nsids + i])
 			continue;
 		r = fill_encap_src(c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				   pol->dev_name, &pol->encap_src, why, sizeof(p->src[0]));
-		if (r == -ENOMEM)
-			break;
+				   pol->dev_name, &pol->encap_src, why, sizeof(why));
+		if (r != -ENOMEM)
+			r = srv6_pending_set_src(p, c->nsids + i, why);
 	}
 	srv6_saddr_env_free(&env);
-	return 0;
+	return r == -ENOMEM ? r : 0;
 }
 
 /*

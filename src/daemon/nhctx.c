@@ -1001,11 +1001,20 @@ static void drop_fresh(struct srv6_nhctx *n)
 	ctx_drop(n, n->nctx - 1);
 }
 
+/* @m says what the SID waits for (@e and @why), or nothing (@e 0). */
+static void miss_note(struct srv6_nhctx_miss *m, int e, const char *why)
+{
+	m->err = e;
+	if (m->why && e && !strcmp(m->why, why))
+		return;
+	free(m->why);
+	m->why = e ? strdup(why) : NULL;
+}
+
 /* A SID that waits: its outcome in @m, no context (mark 0). */
 static void miss_set(struct srv6_nhctx_miss *m, struct srv6_sid_cfg *cfg, int e, const char *why)
 {
-	m->err = e;
-	snprintf(m->why, sizeof(m->why), "%s", why);
+	miss_note(m, e, why);
 	cfg->mark = 0;
 }
 
@@ -1024,10 +1033,8 @@ int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs, size_t ncf
 		struct ctx *c;
 		bool fresh;
 
-		if (miss) {
-			miss[i].err = 0;
-			miss[i].why[0] = '\0';
-		}
+		if (miss)
+			miss_note(&miss[i], 0, NULL);
 		e = resolve_cfg(n, cfgs[i], false, &c, &fresh, why, sizeof(why));
 		if (e == 0)
 			continue;
@@ -1090,8 +1097,7 @@ int srv6_nhctx_complete(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs, size_t
 		}
 		if (c)   /* running as soon as the caller publishes */
 			c->wanted = c->committed = true;
-		miss[i].err = 0;
-		miss[i].why[0] = '\0';
+		miss_note(&miss[i], 0, NULL);
 		done++;
 	}
 	return done;
@@ -1167,8 +1173,7 @@ int srv6_nhctx_verify(struct srv6_nhctx *n, bool v6, bool v4, struct srv6_sid_cf
 		for (size_t i = 0; i < ncfgs; i++) {
 			if (miss[i].err || cfgs[i]->mark != ctx_mark(n, c))
 				continue;
-			miss[i].err = e;
-			snprintf(miss[i].why, sizeof(miss[i].why), "%s", why);
+			miss_note(&miss[i], e, why);
 			lost++;
 		}
 	}

@@ -9,6 +9,9 @@
 #include "srv6d/log.h"
 #include "srv6d/pending.h"
 
+/* The reason of an entry whose text could not be allocated. */
+static char nomem[] = "(reason not kept: out of memory)";
+
 int srv6_pending_init(struct srv6_pending *p, const char *path, const struct srv6_conf *c)
 {
 	size_t n = c->nsids + c->nroutes;
@@ -30,18 +33,40 @@ int srv6_pending_init(struct srv6_pending *p, const char *path, const struct srv
 
 void srv6_pending_free(struct srv6_pending *p)
 {
+	for (size_t i = 0; p->nh && i < p->nsids; i++)
+		free(p->nh[i].why);
+	for (size_t i = 0; p->src && i < p->nsids + p->nroutes; i++)
+		if (p->src[i] != nomem)
+			free(p->src[i]);
 	free(p->nh);
 	free(p->src);
 	free(p->logged);
 	memset(p, 0, sizeof(*p));
 }
 
+int srv6_pending_set_src(struct srv6_pending *p, size_t i, const char *why)
+{
+	if (p->src[i] && p->src[i] != nomem && !strcmp(p->src[i], why))
+		return 0;
+	if (p->src[i] != nomem)
+		free(p->src[i]);
+	p->src[i] = NULL;
+	if (!why[0])
+		return 0;
+	p->src[i] = strdup(why);
+	if (!p->src[i]) {
+		p->src[i] = nomem;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Entry @i (SIDs first, then routes): whether it waits, and for what. */
 static const char *why_of(const struct srv6_pending *p, size_t i)
 {
 	if (i < p->nsids && p->nh[i].err)
-		return p->nh[i].why;
-	return p->src[i][0] ? p->src[i] : NULL;
+		return p->nh[i].why ? p->nh[i].why : nomem;
+	return p->src[i];
 }
 
 unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c)

@@ -127,8 +127,8 @@ static void test_pending(void **state)
 
 	/* the SID misses its next hop, the route its source */
 	p.nh[0].err = -ENODEV;
-	snprintf(p.nh[0].why, sizeof(p.nh[0].why), "unknown interface \"eth9\"");
-	snprintf(p.src[2], sizeof(p.src[2]), "no source address toward fc00::1");
+	p.nh[0].why = strdup("unknown interface \"eth9\"");
+	assert_int_equal(srv6_pending_set_src(&p, 2, "no source address toward fc00::1"), 0);
 	assert_int_equal(srv6_pending_update(&p, &c), 2);
 	assert_true(c.sids[0].cfg.pending);
 	assert_false(c.sids[1].cfg.pending);
@@ -143,11 +143,12 @@ static void test_pending(void **state)
 
 	/* either part keeps a SID pending */
 	p.nh[0].err = 0;
-	snprintf(p.src[0], sizeof(p.src[0]), "dev \"eth8\": unknown interface");
+	assert_int_equal(srv6_pending_set_src(&p, 0, "dev \"eth8\": unknown interface"), 0);
 	assert_int_equal(srv6_pending_update(&p, &c), 0);
 	assert_true(c.sids[0].cfg.pending);
-	p.src[0][0] = '\0';
-	p.src[2][0] = '\0';
+	assert_int_equal(srv6_pending_set_src(&p, 0, ""), 0);
+	assert_int_equal(srv6_pending_set_src(&p, 2, ""), 0);
+	assert_null(p.src[0]);
 	assert_int_equal(srv6_pending_update(&p, &c), 2);
 	assert_false(c.sids[0].cfg.pending);
 	assert_false(c.routes[0].pol.pending);
