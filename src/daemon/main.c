@@ -34,9 +34,11 @@
 #include "srv6d/icmp_tx.h"
 #include "srv6d/inject.h"
 #include "srv6d/instance.h"
+#include "srv6d/linkwatch.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
+#include "srv6d/pending.h"
 #include "srv6d/preflight.h"
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
@@ -73,6 +75,9 @@ struct daemon {
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
 	bool sources_dirty;             /* outer sources changed, not yet published */
+	struct srv6_pending pend;       /* what the running conf still waits for */
+	struct srv6_linkwatch *lw;      /* rtnetlink events that may complete it */
+	int verify_again;               /* SRV6_LW_VERIFY* for the next tick */
 };
 
 /* The chain srv6d's steering lives in. */
@@ -199,15 +204,16 @@ static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c)
 
 /* The outer source of an encapsulating SID or policy: encap-source when the
  * conf sets it, else the kernel's source address selection toward the first
- * segment.  0 or -errno with "FILE:LINE: ..." in @err. */
-static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
-			  const struct srv6_saddr_env *env, bool encaps,
-			  const struct in6_addr *segs, const char *dev, struct in6_addr *src,
-			  unsigned int line, char *err, size_t errlen)
+ * segment.  0 with @why "", or -errno with what is missing in @why (the
+ * entry waits for it). */
+static int fill_encap_src(const struct srv6_conf *c, const struct srv6_saddr_env *env,
+			  bool encaps, const struct in6_addr *segs, const char *dev,
+			  struct in6_addr *src, char *why, size_t whylen)
 {
 	char a[INET6_ADDRSTRLEN];
 	int r, oif = 0;
 
+	why[0] = '\0';
 	if (c->has_encap_src) {
 		*src = c->encap_src;
 		return 0;
@@ -217,8 +223,7 @@ static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
 	if (dev[0]) {
 		oif = (int)if_nametoindex(dev);
 		if (!oif) {
-			snprintf(err, errlen, "%s:%u: dev \"%s\": unknown interface", d->conf_path,
-				 line, dev);
+			snprintf(why, whylen, "dev \"%s\": unknown interface", dev);
 			return -ENODEV;
 		}
 	}
@@ -226,18 +231,41 @@ static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
 	r = srv6_saddr_from_env(env, &segs[0], oif, src);
 	if (r < 0) {
 		inet_ntop(AF_INET6, &segs[0], a, sizeof(a));
-		snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
-			 d->conf_path, line, a, strerror(-r));
+		snprintf(why, whylen, "no source address toward %s: %s (set encap-source)", a,
+			 strerror(-r));
 	}
 	return r;
 }
 
-/* Fill the datapath fields of @c (encap source, flow label mode); resolve
- * next-hop contexts through @nh.  0 or -errno with one line in @err. */
-static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t errlen)
+/* The SID cfgs of @c as an array of pointers (nhctx's interface); NULL with
+ * "out of memory" in @err on failure (an empty conf gets a 1-element array). */
+static struct srv6_sid_cfg **sid_cfgs(struct srv6_conf *c, char *err, size_t errlen)
 {
-	struct srv6_sid_cfg **cfgs = NULL;
+	struct srv6_sid_cfg **cfgs = calloc(c->nsids + 1, sizeof(*cfgs));
+
+	if (!cfgs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < c->nsids; i++)
+		cfgs[i] = &c->sids[i].cfg;
+	return cfgs;
+}
+
+/*
+ * Fill the datapath fields of @c (encap source, flow label mode); resolve
+ * next-hop contexts through @nh.  Degraded: a SID or policy whose
+ * interface, next-hop route, VRF or outer source is missing is recorded in
+ * @pend (srv6_pending_update() then marks it) instead of failing.  0 or
+ * -errno with one line in @err (conf errors such as a link-local next hop
+ * without oif, out of memory, a rule the kernel refuses).
+ */
+static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pending *pend,
+			char *err, size_t errlen)
+{
+	struct srv6_sid_cfg **cfgs;
 	struct srv6_saddr_env env;
+	char why[SRV6_NHCTX_WHY];
 	int r;
 
 	r = srv6_saddr_env_read(&env);
@@ -253,9 +281,9 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
 		cfg->flowlabel_mode = d->flowlabel_mode;
-		r = fill_encap_src(d, c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				   cfg->dev_name, &cfg->encap_src, c->sids[i].line, err, errlen);
-		if (r < 0)
+		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
+		if (r == -ENOMEM || srv6_pending_set_src(pend, i, why) < 0)
 			goto out_env;
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
@@ -263,28 +291,25 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 
 		pol->flowlabel_mode = d->flowlabel_mode;
 		pol->mark = 0;
-		r = fill_encap_src(d, c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				   pol->dev_name, &pol->encap_src, c->routes[i].line, err, errlen);
-		if (r < 0)
+		r = fill_encap_src(c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				   pol->dev_name, &pol->encap_src, why, sizeof(why));
+		if (r == -ENOMEM || srv6_pending_set_src(pend, c->nsids + i, why) < 0)
 			goto out_env;
 	}
 	srv6_saddr_env_free(&env);
-	if (c->nsids) {
-		cfgs = calloc(c->nsids, sizeof(*cfgs));
-		if (!cfgs) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < c->nsids; i++)
-			cfgs[i] = &c->sids[i].cfg;
-	}
-	r = srv6_nhctx_sync(d->nh, cfgs, c->nsids, err, errlen);
+	cfgs = sid_cfgs(c, err, errlen);
+	if (!cfgs)
+		return -ENOMEM;
+	r = srv6_nhctx_sync(d->nh, cfgs, c->nsids, pend->nh, err, errlen);
 	free(cfgs);
+	if (r == 0)
+		(void)srv6_pending_update(pend, c);
 	return r;
 
 out_env:
 	srv6_saddr_env_free(&env);
-	return r;
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
 }
 
 /* Build a snapshot of @c and publish it.  0 or -errno with @err. */
@@ -531,6 +556,7 @@ static int fill_stats(FILE *f, void *arg)
 	dump_workers(&x);
 	dump_egress(&x);
 	fprintf(f, "steering repairs=%llu\n", (unsigned long long)x.d->steer_repairs);
+	srv6_pending_print(&x.d->pend, &x.d->conf, f);
 	return 0;
 }
 
@@ -548,6 +574,7 @@ static void dump_counters(struct daemon *d, bool to_log)
 		dump_workers(&x);
 		dump_egress(&x);
 		srv6_log(LOG_INFO, "steering repairs=%llu", (unsigned long long)d->steer_repairs);
+		srv6_pending_print(&d->pend, &d->conf, NULL);
 	}
 	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "%s", err);
@@ -566,6 +593,7 @@ static void read_sysctls(struct daemon *d)
 static void reload(struct daemon *d)
 {
 	char err[SRV6_CONF_ERRLEN + 128];
+	struct srv6_pending np;
 	struct srv6_conf nc;
 	int r;
 
@@ -587,22 +615,29 @@ static void reload(struct daemon *d)
 	    nc.table_base != d->conf.table_base || nc.rule_pref != d->conf.rule_pref)
 		srv6_log(LOG_WARNING, "reload: steer-chain, mark-base, table-base and rule-pref "
 			 "changes take effect at the next start");
-	r = conf_resolve(d, &nc, err, sizeof(err));
+	if (srv6_pending_init(&np, d->conf_path, &nc) < 0) {
+		srv6_log(LOG_ERR, "reload: out of memory (keeping the running configuration)");
+		srv6_conf_free(&nc);
+		return;
+	}
+	r = conf_resolve(d, &nc, &np, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
 		/* Whether the sync failed (it undid itself) or succeeded and
 		 * something after it failed: go back to the running contexts. */
 		(void)srv6_nhctx_abort(d->nh);
-		srv6_conf_free(&nc);
-		return;
+		goto out_free;
 	}
 	r = conf_publish(d, &nc, err, sizeof(err));
 	if (r < 0) {
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
 		(void)srv6_nhctx_abort(d->nh);  /* the sync succeeded, nc is not live */
-		srv6_conf_free(&nc);
-		return;
+		goto out_free;
 	}
+	/* What the new conf waits for replaces what the old one did. */
+	srv6_pending_free(&d->pend);
+	d->pend = np;
+	srv6_pending_log(&d->pend, &nc);
 	/* The new tables are live: the running conf is now nc (queue settings
 	 * and the instance's resources stay those it started with). */
 	memcpy(nc.steer_chain, d->conf.steer_chain, sizeof(nc.steer_chain));
@@ -625,8 +660,13 @@ static void reload(struct daemon *d)
 	r = srv6_nhctx_gc(d->nh);
 	if (r < 0)
 		srv6_log(LOG_WARNING, "reload: removing unused next-hop contexts: %s", strerror(-r));
-	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes", d->conf_path,
-		 d->conf.nsids, d->conf.nroutes);
+	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes, %zu pending", d->conf_path,
+		 d->conf.nsids, d->conf.nroutes, d->pend.count);
+	return;
+
+out_free:
+	srv6_pending_free(&np);
+	srv6_conf_free(&nc);
 }
 
 /*
@@ -745,14 +785,16 @@ static void refresh_sources(struct daemon *d)
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
-		changed += refresh_one(&env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				       cfg->dev_name, &cfg->encap_src);
+		if (!cfg->pending)   /* pending ones: complete_pending() */
+			changed += refresh_one(&env, action_encaps(cfg->action) && cfg->nsegs,
+					       cfg->segs, cfg->dev_name, &cfg->encap_src);
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
 		struct srv6_policy *pol = &c->routes[i].pol;
 
-		changed += refresh_one(&env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				       pol->dev_name, &pol->encap_src);
+		if (!pol->pending)
+			changed += refresh_one(&env, mode_encaps(pol->mode) && pol->nsegs,
+					       pol->segs, pol->dev_name, &pol->encap_src);
 	}
 	srv6_saddr_env_free(&env);
 	if (!changed && !d->sources_dirty)
@@ -765,6 +807,107 @@ static void refresh_sources(struct daemon *d)
 	else
 		srv6_log(LOG_NOTICE, "outer source address changed for %u SIDs/policies (tunsrc "
 			 "or interface addresses): republished", changed);
+}
+
+/* "STATUS=" for the service manager: one line on what runs (and what
+ * waits: a degraded start). */
+static void notify_status(const struct daemon *d, const char *head)
+{
+	char pend[64] = "";
+
+	if (d->pend.count)
+		snprintf(pend, sizeof(pend), ", %zu pending", d->pend.count);
+	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s%s",
+		    head, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
+		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", pend);
+}
+
+/* ---- degraded start: completing what waits (linkwatch.h, pending.h) ---- */
+
+/* The outer sources still missing, tried again.  0 or -ENOMEM. */
+static int retry_sources(struct daemon *d)
+{
+	struct srv6_conf *c = &d->conf;
+	struct srv6_pending *p = &d->pend;
+	struct srv6_saddr_env env;
+	char why[SRV6_NHCTX_WHY];
+	int r = 0;
+
+	if (srv6_saddr_env_read(&env) == -ENOMEM) {
+		srv6_saddr_env_free(&env);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->nsids && r != -ENOMEM; i++) {
+		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
+
+		if (!p->src[i])
+			continue;
+		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
+		if (r != -ENOMEM)
+			r = srv6_pending_set_src(p, i, why);
+	}
+	for (size_t i = 0; i < c->nroutes && r != -ENOMEM; i++) {
+		struct srv6_policy *pol = &c->routes[i].pol;
+
+		if (!p->src[c->nsids + i])
+			continue;
+		r = fill_encap_src(c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				   pol->dev_name, &pol->encap_src, why, sizeof(why));
+		if (r != -ENOMEM)
+			r = srv6_pending_set_src(p, c->nsids + i, why);
+	}
+	srv6_saddr_env_free(&env);
+	return r == -ENOMEM ? r : 0;
+}
+
+/*
+ * @want (SRV6_LW_*): after rtnetlink events, or every tick (@tick) while
+ * something is pending.  VERIFY finds contexts whose route the kernel
+ * removed (their SIDs become pending); RETRY resolves the pending ones
+ * again.  A changed state is published, logged once and announced in
+ * STATUS=.  Control thread, never inside a reload.
+ */
+static void complete_pending(struct daemon *d, int want, bool tick)
+{
+	struct srv6_sid_cfg **cfgs;
+	char err[SRV6_CONF_ERRLEN + 128];
+	int r;
+
+	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
+	 * (__dev_notify_flags(), then the NETDEV_DOWN notifiers), and IPv4
+	 * says nothing about the flush: a check right after the event may
+	 * come too early, so the next tick checks again. */
+	if (tick) {
+		want |= d->verify_again;
+		d->verify_again = 0;
+	} else {
+		d->verify_again |= want & SRV6_LW_VERIFY;
+	}
+	if (!(want & SRV6_LW_VERIFY) && !d->pend.count)
+		return;
+	cfgs = sid_cfgs(&d->conf, err, sizeof(err));
+	if (!cfgs)
+		return;
+	if (want & SRV6_LW_VERIFY) {
+		r = srv6_nhctx_verify(d->nh, want & SRV6_LW_VERIFY6, want & SRV6_LW_VERIFY4, cfgs,
+				      d->conf.nsids, d->pend.nh);
+		if (r < 0)
+			srv6_log(LOG_WARNING, "checking the next-hop contexts: %s", strerror(-r));
+	}
+	if (d->pend.count || (want & SRV6_LW_VERIFY)) {
+		(void)retry_sources(d);
+		(void)srv6_nhctx_complete(d->nh, cfgs, d->conf.nsids, d->pend.nh);
+	}
+	free(cfgs);
+	if (!srv6_pending_update(&d->pend, &d->conf))
+		return;
+	/* a failed publish is retried by the source refresh (sources_dirty) */
+	d->sources_dirty = conf_publish(d, &d->conf, err, sizeof(err)) < 0;
+	if (d->sources_dirty)
+		srv6_log(LOG_ERR, "publishing completed entries: %s", err);
+	srv6_pending_log(&d->pend, &d->conf);
+	notify_status(d, "");
 }
 
 static void check_forwarding(void)
@@ -839,14 +982,6 @@ static void stop_all(struct daemon *d)
 		srv6_worker_stop(&d->workers[i]);
 }
 
-/* "STATUS=" for the service manager: one line on what runs. */
-static void notify_status(const struct daemon *d, const char *head)
-{
-	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s",
-		    head, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
-		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none");
-}
-
 /* --check: the file parsed; now the host.  Exit code. */
 static int check_conf(const struct daemon *d, bool verbose)
 {
@@ -910,6 +1045,7 @@ int main(int argc, char **argv)
 	int pid_fd = -1, ready_fd = -1;
 	sigset_t set;
 	int opt, r, rc = EXIT_START, lock_fd = -1;
+	unsigned int ticks = 0;
 
 	build_opts(lopts, sopts);
 	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
@@ -1000,6 +1136,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SRV6_LINKWATCH_SIG);   /* rtnetlink events (linkwatch.h) */
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -1069,11 +1206,23 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
 		goto out_queues;
 	}
-	if (conf_resolve(&d, &d.conf, err, sizeof(err)) < 0 ||
+	/* Degraded start: what waits for an interface, a route or a source
+	 * is published pending (dropped, counted) and completed later. */
+	if (srv6_pending_init(&d.pend, d.conf_path, &d.conf) < 0) {
+		srv6_log(LOG_ERR, "out of memory");
+		goto out_queues;
+	}
+	if (conf_resolve(&d, &d.conf, &d.pend, err, sizeof(err)) < 0 ||
 	    conf_publish(&d, &d.conf, err, sizeof(err)) < 0) {
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
 	}
+	srv6_pending_log(&d.pend, &d.conf);
+	d.lw = srv6_linkwatch_open(d.conf.table_base, d.conf.table_base + SRV6_NHCTX_MAX, err,
+				   sizeof(err));
+	if (!d.lw)
+		srv6_log(LOG_WARNING, "%s: pending entries are retried every %d s only", err,
+			 WATCH_INTERVAL_S);
 	for (unsigned int i = 0; i < d.nworkers; i++) {
 		struct srv6_worker *w = &d.workers[i];
 
@@ -1092,8 +1241,8 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "steering: %s", err);
 		goto out_workers;
 	}
-	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, queues %u-%u%s",
-		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.conf.queue_first,
+	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, %zu pending, queues %u-%u%s",
+		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.pend.count, d.conf.queue_first,
 		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
 	/* Up: queues bound, contexts and rules installed, workers running. */
 	srv6_notify("MAINPID=%ld", (long)getpid());
@@ -1138,6 +1287,12 @@ int main(int argc, char **argv)
 			watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
 			if (watch(&d) < 0)
 				break;
+			/* the fallback of a missed event: retry what waits
+			 * (and without events at all, look for lost routes
+			 * at the steering check's pace) */
+			complete_pending(&d, srv6_linkwatch_drain(d.lw) | SRV6_LW_RETRY |
+					 (!d.lw && ++ticks % STEER_CHECK_S == 0 ? SRV6_LW_VERIFY : 0),
+					 true);
 		}
 		if (now >= src_next) {
 			refresh_sources(&d);
@@ -1146,7 +1301,9 @@ int main(int argc, char **argv)
 		if (sig < 0) {
 			continue;
 		}
-		if (sig == SIGHUP) {
+		if (sig == SRV6_LINKWATCH_SIG) {
+			complete_pending(&d, srv6_linkwatch_drain(d.lw), false);
+		} else if (sig == SIGHUP) {
 			srv6_notify_reloading();
 			reload(&d);
 			notify_status(&d, "READY=1\n");
@@ -1173,7 +1330,9 @@ out_queues:
 	}
 	free(d.workers);
 	srv6_injdev_close(&d.injdev);
+	srv6_linkwatch_close(d.lw);
 	srv6_nhctx_close(d.nh);
+	srv6_pending_free(&d.pend);
 out_cache:
 	srv6_cache_destroy(d.cache);
 	if (lock_fd >= 0)
