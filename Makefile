@@ -63,17 +63,21 @@ pc_libs   = $(shell $(PKG_CONFIG) --libs $(1))
 CORE_SRCS  := $(sort $(wildcard src/core/*.c))
 # RCU route cache (liburcu-qsbr).
 CACHE_SRCS := $(sort $(wildcard src/cache/*.c))
-# Daemon-side modules shared by srv6d and tests (conf parser, nfq, netlink...).
+# The srv6d.conf grammar, shared by srv6d and srv6ctl (pure, no library).
+CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
+# Daemon-side modules shared by srv6d and tests (nfq, netlink...).
 D_SRCS     := $(sort $(filter-out src/daemon/main.c,$(wildcard src/daemon/*.c)))
 CTL_SRCS   := $(sort $(wildcard src/ctl/*.c))
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+CONF_OBJS  := $(CONF_SRCS:%.c=$(BUILD)/%.o)
 CACHE_OBJS := $(CACHE_SRCS:%.c=$(BUILD)/%.o)
 D_OBJS     := $(D_SRCS:%.c=$(BUILD)/%.o)
 CTL_OBJS   := $(CTL_SRCS:%.c=$(BUILD)/%.o)
 
 LIBCORE  := $(BUILD)/libsrv6core.a
 LIBCACHE := $(BUILD)/libsrv6cache.a
+LIBCONF  := $(BUILD)/libsrv6conf.a
 LIBD     := $(BUILD)/libsrv6d.a
 
 URCU_CFLAGS := $(call pc_cflags,$(PKGS_URCU))
@@ -101,10 +105,15 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 
 .SECONDARY:
 .PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest deps install clean bench FORCE
-all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
+all: $(LIBCORE) $(LIBCACHE) $(LIBCONF) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)
 
 $(BUILD)/src/core/%.o: src/core/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/conf/%.o: src/conf/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
@@ -126,13 +135,14 @@ $(BUILD)/src/ctl/%.o: src/ctl/%.c
 
 $(LIBCORE): $(CORE_OBJS)
 $(LIBCACHE): $(CACHE_OBJS)
+$(LIBCONF): $(CONF_OBJS)
 $(LIBD): $(D_OBJS)
-$(LIBCORE) $(LIBCACHE) $(LIBD):
+$(LIBCORE) $(LIBCACHE) $(LIBCONF) $(LIBD):
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCACHE) $(LIBCORE)
+ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCONF) $(LIBCACHE) $(LIBCORE)
 
 progs: $(PROGS)
 
@@ -189,7 +199,7 @@ fuzz: $(FUZZ_BINS)
 # fuzz_nfq includes nfq.c, which needs libmnl and libnetfilter_queue.
 FUZZ_NFQ_CFLAGS := $(call pc_cflags,$(PKGS_NFQ))
 FUZZ_NFQ_LIBS   := $(call pc_libs,$(PKGS_NFQ))
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c include/srv6d/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c src/conf/*.[ch] include/srv6d/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_NFQ_CFLAGS) -o $@ $< $(CORE_SRCS) $(FUZZ_NFQ_LIBS)

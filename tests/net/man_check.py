@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """man_check.py: is every word the code knows documented in the man pages?
 
-  man_check.py keywords CONF_C PAGE     conf keywords: the first string of every
-                                        row of conf.c's keyword tables (*_kws[])
-                                        and every word conf.c compares a token
-                                        with (strcmp(x, "word"))
+  man_check.py keywords CONF_C... PAGE  conf keywords: the first string of every
+                                        row of the grammar's keyword tables
+                                        (*_kws[]) and every word it compares a
+                                        token with (strcmp(x, "word")), over
+                                        all the CONF_C files (src/conf/*.c)
   man_check.py names SEG6_C HEADEND_C PAGE
                                         behavior (.name = "..."), flavor and
                                         mode names (*_names[] tables)
@@ -95,8 +96,10 @@ def conf_keywords(conf_c):
 def main():
     mode = sys.argv[1]
     if mode == "keywords":
-        want = conf_keywords(sys.argv[2])
-        page = sys.argv[3]
+        want = set()
+        for src in sys.argv[2:-1]:
+            want |= conf_keywords(src)
+        page = sys.argv[-1]
     elif mode == "names":
         want = set(re.findall(r'\.name = "([^"]+)"', open(sys.argv[2]).read()))
         for src, t in ((sys.argv[2], "flavor_names"), (sys.argv[3], "mode_names")):

@@ -6,7 +6,7 @@
 # `make check` runs it).
 #
 #   man pages --lint--> mandoc -Tlint -Wwarning (else groff -ww -z): silent
-#   src/daemon/conf.c keyword tables (*_kws[]) + strcmp words --> srv6d.conf(5)
+#   src/conf/*.c keyword tables (*_kws[]) + strcmp words --> srv6d.conf(5)
 #   src/core behavior/flavor/mode names -------------------------> srv6d.conf(5)
 #   src/daemon/main.c opt_rows[] (long and short options) -------> srv6d(8)
 #   srv6d.conf(5) EXAMPLES and pasted ip-route lines --> srv6d --check: parse
@@ -49,10 +49,10 @@ uncover() {
 	out=$($MC "${@:1:$#-1}" "$copy" 2>/dev/null)
 	if echo "$out" | grep -qx -- "$word"; then ok "$name"; else fail "$name" "got: $out"; fi
 }
-cover "srv6d.conf(5) documents every keyword conf.c knows" \
-	keywords "$TOP_DIR/src/daemon/conf.c" "$M5"
+cover "srv6d.conf(5) documents every keyword the grammar knows" \
+	keywords "$TOP_DIR"/src/conf/*.c "$M5"
 uncover "... and notices one taken out (log-level)" log-level \
-	's/^\.BR log-level /.R log-level /' keywords "$TOP_DIR/src/daemon/conf.c" "$M5"
+	's/^\.BR log-level /.R log-level /' keywords "$TOP_DIR"/src/conf/*.c "$M5"
 cover "srv6d.conf(5) documents every behavior, flavor and mode" \
 	names "$TOP_DIR/src/core/seg6.c" "$TOP_DIR/src/core/headend.c" "$M5"
 uncover "... and notices one taken out (End.DT46)" End.DT46 's/^End\.DT46\t/Xx\t/' \
