@@ -50,7 +50,11 @@
  * (psp, usp, usd, next-csid), lblen N / nflen N (only with next-csid;
  * default 32/16).  `dev IFNAME` on sid and route lines has the kernel's
  * meaning for the outer source of an encapsulation (include/srv6d/saddr.h);
- * `count` is accepted and ignored (counters are always on).  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
+ * `count` is accepted and ignored (counters are always on), as are ip's
+ * route-level `metric N`, `proto P` and `pref P` (with a warning:
+ * srv6_conf.warning); a route-level `table N` is refused.  `table` and
+ * `vrftable` take a number (decimal or 0x hex) or a name of rt_tables
+ * (srv6_rt_table_lookup()); flavors are case-insensitive.  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
  * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
  * A sid or route PREFIX inside multicast space (ff00::/8, 224.0.0.0/4) is
  * refused, as are the SIDs ::/128 and ::1/128 and segments (route segs,
@@ -151,6 +155,8 @@ struct srv6_conf {
 	size_t nsids;
 	struct srv6_conf_route *routes;
 	size_t nroutes;
+	unsigned int nwarnings;        /* lines with an ignored word */
+	char warning[SRV6_CONF_ERRLEN];  /* the first: "FILE:LINE: message" */
 };
 
 /** srv6_conf_nqueues - number of queues (= workers) @c binds.  Pure. */
@@ -199,6 +205,7 @@ void srv6_conf_free(struct srv6_conf *c);
  * (zeroed first; only the configured fields are set) and validates the SID
  * completely (descriptor masks, ranges, srv6_sid_cfg_check()).
  * Returns 0 or -EINVAL with one message (no "FILE:LINE: " prefix) in @err.
+ * On success @err holds "" or one warning (a route-level word ignored).
  */
 int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t *plen,
 			 struct srv6_sid_cfg *cfg, char *err, size_t errlen);
@@ -206,7 +213,8 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 /**
  * srv6_route_parse_words - parse the words that follow "route" on a conf line
  * (PREFIX encap seg6 mode MODE segs LIST) into *@r (zeroed first; r->line is
- * left 0).  Returns 0 or -EINVAL with one message in @err.
+ * left 0).  Returns 0 or -EINVAL with one message in @err; on success @err
+ * holds "" or one warning, as srv6_sid_parse_words().
  */
 int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 			   char *err, size_t errlen);
@@ -233,6 +241,20 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r);
  * it to tell changed SIDs from unchanged ones.  Pure.
  */
 bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b);
+
+/**
+ * srv6_rt_tables_find - the id of table @name in the text of an rt_tables
+ * file (lines "ID NAME", ID decimal or 0x hex, '#' comments).  0 or
+ * -ENOENT.  Pure.
+ */
+int srv6_rt_tables_find(const char *text, const char *name, uint32_t *id);
+
+/**
+ * srv6_rt_table_lookup - table @name as ip(8) resolves it: default, main,
+ * local, then rt_tables and rt_tables.d/ *.conf of /etc/iproute2,
+ * /usr/share/iproute2 and /usr/lib/iproute2.  0 or -ENOENT.  Reads files.
+ */
+int srv6_rt_table_lookup(const char *name, uint32_t *id);
 
 /** srv6_policy_equal - same for policies (mode and segment list).  Pure. */
 bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b);

@@ -67,6 +67,14 @@ int conf_parse_seglist(const char *s, struct in6_addr *segs, unsigned int *nsegs
 int conf_need_arg(int argc, char **argv, struct errbuf *e);
 /** conf_ifname_valid - the kernel's dev_valid_name(). */
 bool conf_ifname_valid(const char *s);
+/**
+ * conf_route_level_word - iproute2's route-level words on a pasted line
+ * (metric N, proto P, pref P): 2 (the words consumed; ignored, with a
+ * warning in @w) when argv[0] is one, 0 when it is not, -EINVAL on a
+ * duplicate or missing value.  @seen: the words met so far on the line.
+ */
+int conf_route_level_word(int argc, char **argv, unsigned int *seen, struct errbuf *e,
+			  struct errbuf *w);
 /** conf_parse_table_id - a routing table for @kw: decimal, 0x hex or a name of rt_tables. */
 int conf_parse_table_id(const char *kw, const char *s, uint32_t *out, struct errbuf *e);
 

@@ -98,6 +98,7 @@ static void pset_free(struct pset *s)
 struct conf_ctx {
 	struct srv6_conf *c;
 	struct errbuf e;            /* message without the "FILE:LINE: " prefix */
+	const char *name;           /* FILE of messages, escaped */
 	unsigned int line;
 	/* "has" flags: the line a global keyword was seen on, 0 if not */
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
@@ -107,6 +108,17 @@ struct conf_ctx {
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
+
+/* A line that parsed with a warning in x->e: count it, keep the first. */
+static void conf_warn(struct conf_ctx *x)
+{
+	if (!x->e.buf[0])
+		return;
+	if (!x->c->nwarnings++)
+		snprintf(x->c->warning, sizeof(x->c->warning), "%s:%u: %s", x->name, x->line,
+			 x->e.buf);
+	x->e.buf[0] = '\0';
+}
 
 static int need_one(int argc, char **argv, struct errbuf *e)
 {
@@ -375,6 +387,7 @@ static int l_sid(struct conf_ctx *x, int argc, char **argv)
 	if (srv6_sid_parse_words(argc - 1, argv + 1, &s.prefix, &s.plen, &s.cfg,
 				 x->e.buf, x->e.len))
 		return -EINVAL;
+	conf_warn(x);
 	s.line = x->line;
 
 	k.family = AF_INET6;
@@ -416,6 +429,7 @@ static int l_route(struct conf_ctx *x, int argc, char **argv)
 
 	if (srv6_route_parse_words(argc - 1, argv + 1, &r, x->e.buf, x->e.len))
 		return -EINVAL;
+	conf_warn(x);
 	r.line = x->line;
 
 	k.family = (uint8_t)r.family;
@@ -576,6 +590,8 @@ static int conf_parse_buf(struct srv6_conf *c, const char *name, char *text, siz
 	x.c = c;
 	x.e.buf = msg;
 	x.e.len = sizeof(msg);
+	conf_escape_into(qname, sizeof(qname), name ? name : "srv6d.conf", QTOK_MAX * 2);
+	x.name = qname;
 	msg[0] = '\0';
 
 	while (off < len) {
@@ -608,7 +624,6 @@ static int conf_parse_buf(struct srv6_conf *c, const char *name, char *text, siz
 	pset_free(&x.sid_set);
 	pset_free(&x.route_set);
 	if (rc) {
-		conf_escape_into(qname, sizeof(qname), name ? name : "srv6d.conf", QTOK_MAX * 2);
 		if (err && errlen)
 			snprintf(err, errlen, "%s:%u: %s", qname, x.line, msg);
 		srv6_conf_free(c);

@@ -20,6 +20,9 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 	struct errbuf e = { err, errlen };
 	bool seen_encap = false, seen_mode = false, seen_segs = false;
 	bool seen_dev = false, seen_count = false;
+	char warn[SRV6_CONF_ERRLEN] = "";
+	struct errbuf w_e = { warn, sizeof(warn) };
+	unsigned int seen_rl = 0;
 	const char *why = NULL;
 	struct qtok qb;
 	int i, rc;
@@ -55,6 +58,15 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 		else if (!strcmp(w, "hmac")) {
 			conf_seterr(&e, "hmac not supported");
 			return -EINVAL;
+		} else if (!strcmp(w, "table")) {
+			conf_seterr(&e, "route-level \"table\" is not supported (srv6d's policies "
+				    "are not per routing table)");
+			return -EINVAL;
+		} else if ((rc = conf_route_level_word(argc - i, argv + i, &seen_rl, &e, &w_e))) {
+			if (rc < 0)
+				return -EINVAL;
+			i += rc;
+			continue;
 		} else {
 			conf_seterr(&e, "unknown keyword %s", conf_q(&qb, w));
 			return -EINVAL;
@@ -124,6 +136,8 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 		conf_seterr(&e, "invalid policy: %s", why ? why : "rejected");
 		return -EINVAL;
 	}
+	if (warn[0])
+		conf_seterr(&e, "%s", warn);
 	return 0;
 }
 

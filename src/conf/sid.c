@@ -9,6 +9,7 @@
  * (srv6_action_desc_get()); nothing here switches on the action.  Pure.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,8 @@ static int parse_flavors(struct srv6_sid_cfg *cfg, int argc, char **argv, struct
 			l = sizeof(buf) - 1;
 		memcpy(buf, p, l);
 		buf[l] = '\0';
+		for (char *c = buf; *c; c++)   /* as iproute2: PSP, Next-CSID... */
+			*c = (char)tolower((unsigned char)*c);
 		f = srv6_flavor_from_name(buf);
 		if (f < 0 || f >= SRV6_FLV_MAX) {
 			conf_seterr(e, "unknown flavor %s", conf_q(&qb, buf));
@@ -321,6 +324,12 @@ static int sid_check(struct srv6_sid_cfg *cfg, const struct srv6_action_desc *d,
 		conf_seterr(e, "%s requires %s", d->name, attr_kw(first_bit(missing)));
 		return -EINVAL;
 	}
+	if (extra == SRV6_F_ATTR(SRV6_ATTR_TABLE)) {
+		/* a pasted route's own "table N", not End.T's attribute */
+		conf_seterr(e, "%s does not take table (a route-level \"table N\" is not "
+			    "supported: srv6d's SIDs are not per routing table)", d->name);
+		return -EINVAL;
+	}
 	if (extra) {
 		conf_seterr(e, "%s does not take %s", d->name, attr_kw(first_bit(extra)));
 		return -EINVAL;
@@ -379,6 +388,9 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 	struct errbuf e = { err, errlen };
 	const struct srv6_action_desc *d = NULL;
 	bool seen_encap = false, seen_dev = false, seen_count = false;
+	char warn[SRV6_CONF_ERRLEN] = "";
+	struct errbuf w_e = { warn, sizeof(warn) };
+	unsigned int seen_rl = 0;
 	uint32_t seen = 0;
 	struct qtok qb;
 	int i, rc;
@@ -465,7 +477,9 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 			return -EINVAL;
 		} else if ((k = sid_kw_find(w)) >= 0) {
 			if (seen & (1u << k)) {
-				conf_seterr(&e, "duplicate %s", conf_q(&qb, w));
+				conf_seterr(&e, "duplicate %s%s", conf_q(&qb, w),
+					    k == SRV6_ATTR_TABLE ? " (a route-level \"table N\" is "
+					    "not supported: srv6d's SIDs are not per routing table)" : "");
 				return -EINVAL;
 			}
 			seen |= 1u << k;
@@ -474,6 +488,10 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 				return -EINVAL;
 			if (k < SRV6_ATTR_MAX)
 				cfg->attrs |= SRV6_F_ATTR(k);
+			i += rc;
+		} else if ((rc = conf_route_level_word(argc - i, argv + i, &seen_rl, &e, &w_e))) {
+			if (rc < 0)
+				return -EINVAL;
 			i += rc;
 		} else {
 			conf_seterr(&e, "unknown keyword %s", conf_q(&qb, w));
@@ -484,7 +502,10 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 		conf_seterr(&e, "missing \"action\" for SID %s", conf_q(&qb, argv[0]));
 		return -EINVAL;
 	}
-	return sid_check(cfg, d, seen, &e);
+	rc = sid_check(cfg, d, seen, &e);
+	if (!rc && warn[0])
+		conf_seterr(&e, "%s", warn);
+	return rc;
 }
 
 bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)

@@ -347,12 +347,29 @@ int conf_split_words(char *line, char **argv, struct errbuf *e)
 	return argc;
 }
 
-int conf_parse_table_id(const char *kw, const char *s, uint32_t *out, struct errbuf *e)
-{
-	uint64_t v;
 
-	if (conf_parse_num(kw, s, 1, UINT32_MAX, &v, e))
-		return -EINVAL;
-	*out = (uint32_t)v;
+int conf_route_level_word(int argc, char **argv, unsigned int *seen, struct errbuf *e,
+			  struct errbuf *w)
+{
+	static const char *const words[] = { "metric", "proto", "pref" };
+	struct qtok qb, qv;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(words); i++) {
+		if (strcmp(argv[0], words[i]))
+			continue;
+		if (*seen & (1u << i)) {
+			conf_seterr(e, "duplicate %s", conf_q(&qb, argv[0]));
+			return -EINVAL;
+		}
+		if (conf_need_arg(argc, argv, e))
+			return -EINVAL;
+		*seen |= 1u << i;
+		/* the first one on the line is the one reported */
+		if (w->buf && w->len && !w->buf[0])
+			conf_seterr(w, "route-level %s %s ignored (srv6d has no routing metric, "
+				    "protocol or preference)", conf_q(&qb, argv[0]),
+				    conf_q(&qv, argv[1]));
+		return 2;
+	}
 	return 0;
 }

@@ -164,6 +164,22 @@ static void addr_str(int family, const void *a, uint8_t plen, bool host, char *b
 		snprintf(buf, len, "%s/%u", s, plen);
 }
 
+/* Words the parse ignored (ip's route-level metric, proto, pref): the first
+ * one with its line, and how many lines had one.  @f: NULL logs. */
+static void conf_warnings(const struct srv6_conf *c, FILE *f)
+{
+	char more[64] = "";
+
+	if (!c->nwarnings)
+		return;
+	if (c->nwarnings > 1)
+		snprintf(more, sizeof(more), " (and %u more lines)", c->nwarnings - 1);
+	if (f)
+		fprintf(f, "%s%s\n", c->warning, more);
+	else
+		srv6_log(LOG_WARNING, "%s%s", c->warning, more);
+}
+
 /*
  * Results the NFQUEUE verdict of an IPv6 hook cannot carry (an IPv4 packet,
  * an Ethernet frame) need the injection egress.  When srv6d could not create
@@ -575,6 +591,7 @@ static void reload(struct daemon *d)
 		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
 		return;
 	}
+	conf_warnings(&nc, NULL);
 	warn_unsupported(d, &nc);
 	read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
@@ -955,6 +972,7 @@ int main(int argc, char **argv)
 		return EXIT_CONF;
 	}
 	if (check_only) {
+		conf_warnings(&d.conf, stderr);
 		rc = check_conf(&d, verbose);
 		srv6_conf_free(&d.conf);
 		return rc;
@@ -990,6 +1008,7 @@ int main(int argc, char **argv)
 			goto out_conf;
 		}
 	}
+	conf_warnings(&d.conf, NULL);
 	check_forwarding();
 	read_sysctls(&d);
 

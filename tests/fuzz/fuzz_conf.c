@@ -13,6 +13,7 @@
 #include "../../src/conf/sid.c"
 #include "../../src/conf/route.c"
 #include "../../src/conf/file.c"
+#include "../../src/conf/rttables.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
