@@ -163,9 +163,10 @@ $(BUILD)/srv6d: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
 
-$(BUILD)/srv6ctl: $(CTL_OBJS) $(LIBCORE)
+# srv6ctl: its own objects, the protocol (libsrv6d's ctl.o), the grammar.
+$(BUILD)/srv6ctl: $(CTL_OBJS) $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
 
 $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)

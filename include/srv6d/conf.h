@@ -22,6 +22,11 @@
  *                                queue order; exactly as many as queues
  *   log-level LEVEL              emerg alert crit err warning notice info
  *                                debug (syslog's names); default info
+ *   control-socket PATH|none     srv6ctl's socket (docs/CONTROL.md), an
+ *                                absolute path < 108 bytes; default
+ *                                /run/srv6d/srv6d.sock.  Per instance: a
+ *                                second srv6d needs its own (a live socket
+ *                                is never taken over)
  *
  * What srv6d owns in the network namespace, per instance (a second srv6d in
  * the same namespace needs other values for all four; srv6d refuses to
@@ -79,6 +84,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctl.h"
 #include "headend.h"
 #include "nhctx.h"
 #include "seg6.h"
@@ -151,6 +157,7 @@ struct srv6_conf {
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
+	char ctl_path[108];            /* control socket; "" = none */
 	struct srv6_conf_sid *sids;
 	size_t nsids;
 	struct srv6_conf_route *routes;
@@ -241,6 +248,27 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r);
  * it to tell changed SIDs from unchanged ones.  Pure.
  */
 bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b);
+
+/**
+ * srv6_conf_check_sid_tables - the cross-line check of a SID added outside
+ * the file (srv6ctl sid add): its table/vrftable is not reserved (253..255)
+ * nor in @c's own table range.  0 or -EINVAL with one message.  Pure.
+ */
+int srv6_conf_check_sid_tables(const struct srv6_conf *c, const struct srv6_sid_cfg *cfg,
+			       char *err, size_t errlen);
+
+/**
+ * srv6_import_line - one line of `ip -6|-4 route show` output as a canonical
+ * srv6d.conf line in @out (without newline): a seg6local route as "sid ...",
+ * a seg6 encap route as "route ...".  Returns 1 with the line, 0 for a line
+ * that is no SRv6 route (nothing written), -EINVAL with the reason in @warn
+ * (a route srv6d cannot take: "End.X requires nh6"...), -ENOSPC when @out is
+ * too small.  On 1, @warn holds "" or what was dropped (a route-level table,
+ * via...).  @family (AF_INET for `ip -4` output) only decides what "default"
+ * means on a seg6 route (else ::/0).  Pure.
+ */
+int srv6_import_line(const char *line, int family, char *out, size_t outlen, char *warn,
+		     size_t warnlen);
 
 /**
  * srv6_rt_tables_find - the id of table @name in the text of an rt_tables

@@ -105,6 +105,7 @@ struct conf_ctx {
 	unsigned int has_egress;
 	unsigned int has_loglevel;
 	unsigned int has_chain, has_markbase, has_tablebase, has_rulepref;
+	unsigned int has_ctlsock;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -306,6 +307,25 @@ static int g_rulepref(struct conf_ctx *x, char **argv)
 	return 0;
 }
 
+/* An absolute path that fits a sockaddr_un, or "none". */
+static int g_ctlsock(struct conf_ctx *x, char **argv)
+{
+	const char *p = argv[1];
+	struct qtok qb;
+
+	if (!strcmp(p, "none")) {
+		x->c->ctl_path[0] = '\0';
+		return 0;
+	}
+	if (p[0] != '/' || strlen(p) >= sizeof(x->c->ctl_path) || !strcmp(p + strlen(p) - 1, "/")) {
+		conf_seterr(&x->e, "bad path %s for control-socket (an absolute file name of at most "
+			    "%zu bytes, or none)", conf_q(&qb, p), sizeof(x->c->ctl_path) - 1);
+		return -EINVAL;
+	}
+	memcpy(x->c->ctl_path, p, strlen(p) + 1);
+	return 0;
+}
+
 static int g_src(struct conf_ctx *x, char **argv)
 {
 	struct in6_addr a;
@@ -479,6 +499,7 @@ static const struct global_kw {
 	{ "rule-pref",    offsetof(struct conf_ctx, has_rulepref), g_rulepref },
 	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
 	{ "log-level",    offsetof(struct conf_ctx, has_loglevel), g_loglevel },
+	{ "control-socket", offsetof(struct conf_ctx, has_ctlsock), g_ctlsock },
 };
 
 static int conf_line(struct conf_ctx *x, int argc, char **argv)
@@ -527,6 +548,23 @@ static int table_clash(struct conf_ctx *x, const char *kw, uint32_t t)
 	return 0;
 }
 
+int srv6_conf_check_sid_tables(const struct srv6_conf *c, const struct srv6_sid_cfg *cfg,
+			       char *err, size_t errlen)
+{
+	struct conf_ctx x;
+
+	memset(&x, 0, sizeof(x));
+	x.c = (struct srv6_conf *)c;   /* table_clash only reads it */
+	x.e.buf = err;
+	x.e.len = errlen;
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_TABLE)) && table_clash(&x, "table", cfg->table))
+		return -EINVAL;
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+	    table_clash(&x, "vrftable", cfg->vrftable))
+		return -EINVAL;
+	return 0;
+}
+
 static int conf_finish(struct conf_ctx *x)
 {
 	unsigned int nq = srv6_conf_nqueues(x->c);
@@ -566,6 +604,7 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->mark_base = SRV6_NHCTX_MARK_BASE;
 	c->table_base = SRV6_NHCTX_TABLE_BASE;
 	c->rule_pref = SRV6_NHCTX_RULE_PRIO;
+	snprintf(c->ctl_path, sizeof(c->ctl_path), "%s", SRV6_CTL_SOCK_DEFAULT);
 }
 
 void srv6_conf_free(struct srv6_conf *c)
