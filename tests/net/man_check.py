@@ -12,6 +12,9 @@
                                         mode names (*_names[] tables)
   man_check.py options MAIN_C PAGE      every long option of main.c's opt_rows[]
                                         and its short letter
+  man_check.py commands CTL_C PAGE      every "OBJECT COMMAND" of srv6ctl's
+                                        command table (cmds[] of ctl.c) set in
+                                        bold at the start of a .TP tag
 
 A word counts as documented when it appears in bold (\\fB...\\fR, .B, .BR,
 .BI, .IB, .TP tags) in PAGE, or, for names, in a tbl table row.  Prints the
@@ -112,8 +115,30 @@ def main():
         for short, long in rows:
             want.update(["-" + short, "--" + long])
         page = sys.argv[3]
+    elif mode == "commands":
+        text = open(sys.argv[2], encoding="utf-8").read()
+        rows = re.findall(r'\{\s*SRV6_CTL_\w+,\s*"([\w-]+)",\s*(?:"([\w-]+)"|NULL)', text)
+        want = set((o + " " + c) if c else o for o, c in rows)
+        page = sys.argv[3]
+        if not want:
+            print("(no words extracted from the code)")
+            sys.exit(2)
+        tags = set()
+        lines = open(page, encoding="utf-8").read().split("\n")
+        for i, line in enumerate(lines[:-1]):
+            if line.startswith(".TP"):
+                m = re.match(r'^\.B\s+(.*)$', lines[i + 1])
+                if m:
+                    words = unescape(re.sub(r"\\f[BIRP]", " ", m.group(1))).split()
+                    tags.add(" ".join(words[:2]))
+                    tags.add(words[0] if words else "")
+        missing = sorted(w for w in want if w not in tags)
+        for w in missing:
+            print(w)
+        print("# %d commands checked" % len(want), file=sys.stderr)
+        sys.exit(1 if missing else 0)
     else:
-        sys.exit("usage: man_check.py keywords|names|options ...")
+        sys.exit("usage: man_check.py keywords|names|options|commands ...")
     if not want:
         print("(no words extracted from the code)")
         sys.exit(2)
