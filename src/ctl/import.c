@@ -44,25 +44,35 @@ int srv6ctl_import(int argc, char **argv)
 	unsigned int bad = 0;
 
 	if (argc == 1 && !strcmp(argv[0], "--from-kernel")) {
-		static const struct { const char *cmd; int family; } src[] = {
-			{ "ip -6 route show table all", AF_INET6 },
-			{ "ip -4 route show table all", AF_INET },
-		};
+		static const int fams[] = { AF_INET6, AF_INET };
 
-		for (size_t i = 0; i < sizeof(src) / sizeof(src[0]); i++) {
-			FILE *p = popen(src[i].cmd, "r");
-			int st;
+		/* the dump is read whole first: the conversion then works on
+		 * the same text as the stdin path */
+		for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
+			char *text = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&text, &len);
+			int r;
 
-			if (!p) {
-				fprintf(stderr, "srv6ctl: import: %s: %s\n", src[i].cmd, strerror(errno));
+			if (!m) {
+				fprintf(stderr, "srv6ctl: import: out of memory\n");
 				return 1;
 			}
-			import_stream(p, src[i].family == AF_INET6 ? "ip-6" : "ip-4", src[i].family, &bad);
-			st = pclose(p);
-			if (st != 0) {
-				fprintf(stderr, "srv6ctl: import: \"%s\" failed (status %d)\n", src[i].cmd, st);
+			r = srv6ctl_rtdump(fams[i], m);
+			fclose(m);
+			if (r < 0) {
+				fprintf(stderr, "srv6ctl: import: dumping the %s routes: %s\n",
+					fams[i] == AF_INET6 ? "IPv6" : "IPv4", strerror(-r));
+				free(text);
 				return 1;
 			}
+			m = fmemopen(text, len, "r");
+			if (m) {
+				import_stream(m, fams[i] == AF_INET6 ? "kernel-ipv6" : "kernel-ipv4",
+					      fams[i], &bad);
+				fclose(m);
+			}
+			free(text);
 		}
 	} else if (argc == 0) {
 		import_stream(stdin, "stdin", AF_UNSPEC, &bad);
