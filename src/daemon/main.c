@@ -80,6 +80,7 @@ struct daemon {
 	const char *ctl_path;           /* -S, else the conf's control-socket */
 	struct srv6_ctlsock *ctl;       /* NULL: none */
 	time_t started, loaded;         /* wall clock: start, last configuration load */
+	bool wd_stuck;                  /* the last watchdog check withheld the ping */
 	/* `stats reset`: what the counters were then, subtracted when read */
 	struct ctr_base *base_sid, *base_pol;
 	size_t nbase_sid, nbase_pol;
@@ -1001,11 +1002,19 @@ static void watchdog_tick(struct daemon *d, struct srv6_liveness *live,
 {
 	unsigned int stuck = 0;
 
-	if (workers_alive(d, live, &stuck))
+	if (workers_alive(d, live, &stuck)) {
 		srv6_notify("WATCHDOG=1");
-	else
+		if (d->wd_stuck)
+			srv6_ctlsock_event(d->ctl, "worker", "progress again: watchdog pings resume");
+		d->wd_stuck = false;
+	} else {
 		srv6_log_rl(rl, LOG_ERR, "queue %u: worker made no progress: withholding the "
 			    "watchdog ping", srv6_nfq_queue(d->workers[stuck].nfq));
+		if (!d->wd_stuck)   /* events on the transitions only */
+			srv6_ctlsock_event(d->ctl, "worker", "queue %u: no progress: withholding the "
+					   "watchdog ping", srv6_nfq_queue(d->workers[stuck].nfq));
+		d->wd_stuck = true;
+	}
 }
 
 /* ---- control socket: srv6ctl's commands (docs/CONTROL.md) ---- */
