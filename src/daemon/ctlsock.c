@@ -105,7 +105,19 @@ struct srv6_ctlsock *srv6_ctlsock_open(const char *path, char *err, size_t errle
 			 "instance its own control-socket)", path);
 		goto out_close;
 	}
-	(void)unlink(path);   /* stale: its srv6d is gone */
+	{
+		struct stat st;
+
+		/* stale: its srv6d is gone.  Never remove anything else. */
+		if (lstat(path, &st) == 0) {
+			if (!S_ISSOCK(st.st_mode)) {
+				snprintf(err, errlen, "control socket %s: exists and is not a socket",
+					 path);
+				goto out_close;
+			}
+			(void)unlink(path);
+		}
+	}
 	/* 0660 from the start: nobody else may connect between bind and chmod */
 	{
 		mode_t old = umask(0117);

@@ -217,7 +217,6 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 		fprintf(out, "cpu-affinity none\n");
 	}
 	fprintf(out, "log-level %s\n", srv6_log_level_name(c->log_level));
-	fprintf(out, "control-socket %s\n", c->ctl_path[0] ? c->ctl_path : "none");
 	for (size_t i = 0; i < c->nsids; i++) {
 		r = srv6_sid_format(line, sizeof(line), &c->sids[i].prefix, c->sids[i].plen,
 				    &c->sids[i].cfg);
