@@ -26,7 +26,8 @@ source "$(dirname "$0")/lib.sh"
 
 require_env
 SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
-[ -x "$SRV6CTL" ] || { echo "SKIP: $SRV6CTL not built"; exit $ksft_skip; }
+# not built is a failure, not a skip: the build is this test's business
+[ -x "$SRV6CTL" ] || { fail "$SRV6CTL is built"; summary; exit 1; }
 trap cleanup EXIT
 topo_create || { echo "cannot create the topology"; exit 1; }
 
