@@ -668,9 +668,12 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	    strcmp(nc->ctl_path, d->conf.ctl_path))
 		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, table-base, rule-pref and "
 			 "control-socket changes take effect at the next start", what);
+	size_t nctx = srv6_nhctx_count(d->nh);
+
 	r = conf_resolve(d, nc, err, errlen);
 	if (r < 0) {
 		srv6_log(LOG_ERR, "%s: %s (keeping the running configuration)", what, err);
+		srv6_ctlsock_event(d->ctl, "contexts", "%s: failed: %s", what, err);
 		/* Whether the sync failed (it undid itself) or succeeded and
 		 * something after it failed: go back to the running contexts. */
 		(void)srv6_nhctx_abort(d->nh);
@@ -710,6 +713,9 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	r = srv6_nhctx_gc(d->nh);
 	if (r < 0)
 		srv6_log(LOG_WARNING, "%s: removing unused next-hop contexts: %s", what, strerror(-r));
+	if (srv6_nhctx_count(d->nh) != nctx)
+		srv6_ctlsock_event(d->ctl, "contexts", "%s: %zu next-hop contexts installed (were %zu)",
+				   what, srv6_nhctx_count(d->nh), nctx);
 	return 0;
 }
 
@@ -1446,9 +1452,10 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
 			(long)getpid(), (long long)(now - d->started));
 		srv6_json_str(o, d->conf_path);
-		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"queues\":[%u,%u],"
+		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"contexts\":%zu,\"queues\":[%u,%u],"
 			"\"steer\":\"%s\",\"steering_installed\":%s,\"egress\":{\"ipv6\":\"%s\",\"ipv6_why\":",
-			loaded, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
+			loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh),
+			d->conf.queue_first, d->conf.queue_last,
 			d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", d->steered ? "true" : "false",
 			d->inject6 ? "inject" : "verdict");
 		srv6_json_str(o, d->egress_why);
@@ -1464,8 +1471,8 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 	}
 	fprintf(o, "srv6d %s pid %ld uptime %llds\n", SRV6D_VERSION, (long)getpid(),
 		(long long)(now - d->started));
-	fprintf(o, "config %s loaded %s: %zu SIDs, %zu routes\n", d->conf_path, loaded,
-		d->conf.nsids, d->conf.nroutes);
+	fprintf(o, "config %s loaded %s: %zu SIDs, %zu routes, %zu next-hop contexts\n",
+		d->conf_path, loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh));
 	fprintf(o, "queues %u-%u fail-open %s, steer %s (%s)\n", d->conf.queue_first,
 		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
 		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",

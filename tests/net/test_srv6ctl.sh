@@ -178,6 +178,11 @@ check "sid add: listed, steered" \
 pkt_to_dst send --case end-sid9 >"$TMPD/sid9.cap"
 check "sid add: the new SID processes traffic" \
 	eval '[ "$(ctl -j -s sid show 2001:db8:ff::9 | jget "d[0][\"stats\"][\"packets\"]")" -ge 1 ]'
+nctx=$(ctl -j status | jget 'd["contexts"]')
+check "sid add End.X: its next-hop context installed; sid del: removed ($nctx before)" \
+	eval 'ctl sid add 2001:db8:ff::13 action End.X nh6 $DST_ADDR oif $D >/dev/null &&
+	      [ "$(ctl -j status | jget "d[\"contexts\"]")" = $((nctx + 1)) ] &&
+	      ctl sid del 2001:db8:ff::13 >/dev/null && [ "$(ctl -j status | jget "d[\"contexts\"]")" = "$nctx" ]'
 check "sid add with a bad action: the grammar's message, exit 1" \
 	eval '! ctl sid add 2001:db8:ff::10 action End.DX5 2>"$TMPD/e" &&
 	      grep -qx "srv6ctl: unknown action \"End.DX5\"" "$TMPD/e"'
@@ -220,14 +225,16 @@ check "reload of a broken file: the running conf stays, traffic flows" \
 cp "$TMPD/good.conf" "$TMPD/srv6d.conf"
 sleep 0.3
 kill "$MON" "$MONJ" 2>/dev/null; wait "$MON" "$MONJ" 2>/dev/null; STREAM_PID=
-check "monitor: sid, route, stats and reload events" \
+check "monitor: sid, route, contexts, stats and reload events" \
 	eval 'grep -qx "sid added 2001:db8:ff::9" "$TMPD/monitor" && grep -qx "sid deleted 2001:db8:ff::9" "$TMPD/monitor" &&
 	      grep -qx "route added 10.8.0.0/16" "$TMPD/monitor" && grep -qx "stats reset" "$TMPD/monitor" &&
+	      grep -qx "contexts sid add: $((nctx + 1)) next-hop contexts installed (were $nctx)" "$TMPD/monitor" &&
+	      grep -qx "contexts sid del: $nctx next-hop contexts installed (were $((nctx + 1)))" "$TMPD/monitor" &&
 	      grep -qx "reload ok: 6 SIDs, 1 routes" "$TMPD/monitor" &&
 	      grep -q "^reload failed: $TMPD/srv6d.conf:$line: unknown action" "$TMPD/monitor"'
 check "monitor -j: one JSON object per line" \
 	eval '[ "$("$PY" -c "import json, sys; print(\" \".join(sorted(set(json.loads(l)[\"event\"] for l in open(sys.argv[1])))))" \
-	      "$TMPD/monitor.json")" = "reload route sid stats" ]'
+	      "$TMPD/monitor.json")" = "contexts reload route sid stats" ]'
 
 # ---- bad requests -------------------------------------------------------------------------
 # raw REQUEST [shut]: what srv6d replies to REQUEST (bytes as a python
