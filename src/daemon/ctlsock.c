@@ -205,11 +205,10 @@ int srv6_ctlsock_pollfds(struct srv6_ctlsock *s, struct pollfd *pfd)
 
 		if (c->state == C_FREE)
 			continue;
-		ev = c->state == C_READ ? POLLIN : POLLIN;   /* a monitor's EOF too */
-		if (c->outoff < c->outlen)
+		/* a request, or a monitor's EOF; a reply only needs to go out */
+		ev = c->state == C_REPLY ? 0 : POLLIN;
+		if (c->outoff < c->outlen || c->state == C_REPLY)
 			ev |= POLLOUT;
-		if (c->state == C_REPLY)
-			ev = POLLOUT;
 		pfd[n] = (struct pollfd){ .fd = c->fd, .events = ev };
 		s->slot_of_pfd[n++] = i;
 	}

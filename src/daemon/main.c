@@ -1392,10 +1392,10 @@ static int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 		fprintf(o, ",\"repairs\":%llu,\"rules\":{",
 			(unsigned long long)(d->steer_repairs - d->base_repairs));
 	} else if (!tmpl) {
-		fprintf(o, "steer %s chain %s: %s%s%s\n", d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
+		fprintf(o, "steer %s chain %s: %s%s\n", d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
 			steer_chain(d), !d->steered ? "not installed" : state == 0 ? "installed, intact" :
-			state > 0 ? "installed, changed: " : "installed, check failed: ", what,
-			"");
+			state > 0 ? "installed, changed: " : "installed, check failed: ",
+			d->steered && state != 0 ? what : "");
 	}
 	r = 0;
 	for (int fam = 0; fam < 2 && r == 0; fam++) {
@@ -2053,7 +2053,8 @@ int main(int argc, char **argv)
 			if (read(sig_fd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
 				sig = (int)ssi.ssi_signo;
 		}
-		if (pr > 0 && d.ctl)
+		/* also on a timeout: it drops clients idle too long */
+		if (d.ctl)
 			srv6_ctlsock_process(d.ctl, pfd + 1, npfd - 1, ctl_run, &d);
 		now = mono_usec();
 		if (wd_usec && now >= wd_next) {

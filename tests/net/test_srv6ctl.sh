@@ -292,6 +292,17 @@ check "traffic flows while the socket is full" eval '[ "$(rx "$TMPD/busy.cap" en
 wait "$IDLE"
 check "after they go: served again" eval 'ctl status >/dev/null'
 
+# a connection that never sends its request is closed (after 10 s), not kept
+out=$(in_rtr "$PY" - "$SOCK" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.settimeout(60)
+print("closed" if s.recv(100) == b"" else "data")
+EOF
+)
+check "an idle connection is closed by srv6d (got: $out)" test "$out" = closed
+
 # ---- the client's own checks ----------------------------------------------------------------
 check "usage from the table (-h lists every command)" \
 	eval '"$SRV6CTL" -h | grep -q "^  queue show " && "$SRV6CTL" -h | grep -q "^  import \[--from-kernel\]"'
