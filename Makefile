@@ -77,7 +77,6 @@ CTL_OBJS   := $(CTL_SRCS:%.c=$(BUILD)/%.o)
 
 LIBCORE  := $(BUILD)/libsrv6core.a
 LIBCACHE := $(BUILD)/libsrv6cache.a
-LIBCONF  := $(BUILD)/libsrv6conf.a
 LIBD     := $(BUILD)/libsrv6d.a
 
 URCU_CFLAGS := $(call pc_cflags,$(PKGS_URCU))
@@ -105,7 +104,7 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 
 .SECONDARY:
 .PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest deps install clean bench FORCE
-all: $(LIBCORE) $(LIBCACHE) $(LIBCONF) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
+all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -135,14 +134,17 @@ $(BUILD)/src/ctl/%.o: src/ctl/%.c
 
 $(LIBCORE): $(CORE_OBJS)
 $(LIBCACHE): $(CACHE_OBJS)
-$(LIBCONF): $(CONF_OBJS)
-$(LIBD): $(D_OBJS)
-$(LIBCORE) $(LIBCACHE) $(LIBCONF) $(LIBD):
+# The grammar's objects go into libsrv6d.a with the daemon modules: they call
+# each other both ways (preflight prints conf lines; a conf word may use a
+# daemon-side parser), and ld resolves references within one archive in any
+# order.
+$(LIBD): $(D_OBJS) $(CONF_OBJS)
+$(LIBCORE) $(LIBCACHE) $(LIBD):
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCONF) $(LIBCACHE) $(LIBCORE)
+ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCACHE) $(LIBCORE)
 
 progs: $(PROGS)
 
