@@ -1298,6 +1298,9 @@ static int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, c
 		fprintf(o, "warning: %s\n", warn);
 	fprintf(o, "%s %s %s; lasts until the next reload of %s\n", q->cmd->object, q->argv[0],
 		add ? (i == n ? "added" : "replaced") : "deleted", d->conf_path);
+	if (add && d->conf.steer != SRV6_STEER_AUTO)
+		fprintf(o, "steer none: its packets reach srv6d once your rules send them "
+			"(srv6ctl steer show --template)\n");
 	return 0;
 }
 
