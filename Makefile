@@ -65,11 +65,14 @@ pc_libs   = $(shell $(PKG_CONFIG) --libs $(1))
 CORE_SRCS  := $(sort $(wildcard src/core/*.c))
 # RCU route cache (liburcu-qsbr).
 CACHE_SRCS := $(sort $(wildcard src/cache/*.c))
-# Daemon-side modules shared by srv6d and tests (conf parser, nfq, netlink...).
+# The srv6d.conf grammar, shared by srv6d and srv6ctl (pure, no library).
+CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
+# Daemon-side modules shared by srv6d and tests (nfq, netlink...).
 D_SRCS     := $(sort $(filter-out src/daemon/main.c,$(wildcard src/daemon/*.c)))
 CTL_SRCS   := $(sort $(wildcard src/ctl/*.c))
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+CONF_OBJS  := $(CONF_SRCS:%.c=$(BUILD)/%.o)
 CACHE_OBJS := $(CACHE_SRCS:%.c=$(BUILD)/%.o)
 D_OBJS     := $(D_SRCS:%.c=$(BUILD)/%.o)
 CTL_OBJS   := $(CTL_SRCS:%.c=$(BUILD)/%.o)
@@ -113,6 +116,11 @@ $(BUILD)/src/core/%.o: src/core/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
+$(BUILD)/src/conf/%.o: src/conf/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
+
 $(BUILD)/src/cache/%.o: src/cache/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
@@ -130,7 +138,11 @@ $(BUILD)/src/ctl/%.o: src/ctl/%.c
 
 $(LIBCORE): $(CORE_OBJS)
 $(LIBCACHE): $(CACHE_OBJS)
-$(LIBD): $(D_OBJS)
+# The grammar's objects go into libsrv6d.a with the daemon modules: they call
+# each other both ways (preflight prints conf lines; a conf word may use a
+# daemon-side parser), and ld resolves references within one archive in any
+# order.
+$(LIBD): $(D_OBJS) $(CONF_OBJS)
 $(LIBCORE) $(LIBCACHE) $(LIBD):
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  AR      $@")
@@ -157,9 +169,10 @@ $(BUILD)/srv6d: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
-$(BUILD)/srv6ctl: $(CTL_OBJS) $(LIBCORE)
+# srv6ctl: its own objects, the protocol (libsrv6d's ctl.o), the grammar.
+$(BUILD)/srv6ctl: $(CTL_OBJS) $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CRYPTO_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
 $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
@@ -193,7 +206,7 @@ fuzz: $(FUZZ_BINS)
 # fuzz_nfq includes nfq.c, which needs libmnl and libnetfilter_queue.
 FUZZ_NFQ_CFLAGS := $(call pc_cflags,$(PKGS_NFQ))
 FUZZ_NFQ_LIBS   := $(call pc_libs,$(PKGS_NFQ))
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c include/srv6d/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c src/conf/*.[ch] include/srv6d/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_NFQ_CFLAGS) -o $@ $< $(CORE_SRCS) $(FUZZ_NFQ_LIBS) $(CRYPTO_LIBS)

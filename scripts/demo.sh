@@ -40,7 +40,7 @@ scripts/deps.sh || exit 1
 echo "all present"
 
 say "build ($BUILD)"
-make --no-print-directory BUILD="$BUILD" -j"$(nproc)" "$BUILD/srv6d" || exit 1
+make --no-print-directory BUILD="$BUILD" -j"$(nproc)" "$BUILD/srv6d" "$BUILD/srv6ctl" || exit 1
 
 [ -r "$CONF" ] || { echo "demo.sh: $CONF not found" >&2; exit 1; }
 say "configuration ($CONF)"
@@ -64,7 +64,10 @@ echo "  src $NS_SRC ($SRC_ADDR) -- $RTR_IF_SRC rtr $NS_RTR $RTR_IF_DST -- dst $N
 echo "  rtr table 100: $(ip -n "$NS_RTR" -6 route show table 100)"
 
 say "start srv6d in rtr"
-if ! srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log"; then
+# the demo's own control socket (an installed srv6d may own the default one)
+CTL_SOCK=$TMPD/srv6d.sock
+{ cat "$CONF"; echo "control-socket $CTL_SOCK"; } >"$TMPD/demo.conf"
+if ! srv6d_start "$TMPD/demo.conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
 	echo "demo.sh: srv6d did not start" >&2; exit 1
 fi
 echo "  pid $SRV6D_PID; its steering rules:"
@@ -109,6 +112,9 @@ pkt_to_src send --describe --case err-echo-nosrh >"$TMPD/ping" 2>&1
 awk '$1 == "TD" {$1 = $2 = $3 = ""; print "  sent:     " substr($0, 4)}
      $1 == "RD" {$1 = $2 = $3 = ""; print "  at src:   " substr($0, 4)}' "$TMPD/ping"
 grep -q '^RD' "$TMPD/ping" || echo "  at src:   (nothing)"
+
+say "srv6ctl -s sid show (srv6d's control socket)"
+in_rtr "$BUILD/srv6ctl" -S "$CTL_SOCK" -s sid show | sed 's/^/  /'
 
 say "per-SID counters (srv6d stats file, SIGUSR1)"
 if srv6d_stats; then

@@ -22,6 +22,11 @@
  *                                queue order; exactly as many as queues
  *   log-level LEVEL              emerg alert crit err warning notice info
  *                                debug (syslog's names); default info
+ *   control-socket PATH|none     srv6ctl's socket (docs/CONTROL.md), an
+ *                                absolute path < 108 bytes; default
+ *                                /run/srv6d/srv6d.sock.  Per instance: a
+ *                                second srv6d needs its own (a live socket
+ *                                is never taken over)
  *
  * What srv6d owns in the network namespace, per instance (a second srv6d in
  * the same namespace needs other values for all four; srv6d refuses to
@@ -50,7 +55,11 @@
  * (psp, usp, usd, next-csid), lblen N / nflen N (only with next-csid;
  * default 32/16).  `dev IFNAME` on sid and route lines has the kernel's
  * meaning for the outer source of an encapsulation (include/srv6d/saddr.h);
- * `count` is accepted and ignored (counters are always on).  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
+ * `count` is accepted and ignored (counters are always on), as are ip's
+ * route-level `metric N`, `proto P` and `pref P` (with a warning:
+ * srv6_conf.warning); a route-level `table N` is refused.  `table` and
+ * `vrftable` take a number (decimal or 0x hex) or a name of rt_tables
+ * (srv6_rt_table_lookup()); flavors are case-insensitive.  A PREFIX is ADDR (a host prefix) or ADDR/LEN with no
  * host bits set; a sid PREFIX is IPv6, a route PREFIX IPv6 or IPv4.
  * A sid or route PREFIX inside multicast space (ff00::/8, 224.0.0.0/4) is
  * refused, as are the SIDs ::/128 and ::1/128 and segments (route segs,
@@ -77,6 +86,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ctl.h"
 #include "headend.h"
 #include "nhctx.h"
 #include "seg6.h"
@@ -151,11 +161,14 @@ struct srv6_conf {
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
+	char ctl_path[108];            /* control socket; "" = none */
 	struct srv6_conf_sid *sids;
 	size_t nsids;
 	struct srv6_conf_route *routes;
 	size_t nroutes;
 	struct srv6_hmac_set *hmac;    /* `hmac` lines (hmac_conf.h); NULL: none */
+	unsigned int nwarnings;        /* lines with an ignored word */
+	char warning[SRV6_CONF_ERRLEN];  /* the first: "FILE:LINE: message" */
 };
 
 /** srv6_conf_nqueues - number of queues (= workers) @c binds.  Pure. */
@@ -204,6 +217,7 @@ void srv6_conf_free(struct srv6_conf *c);
  * (zeroed first; only the configured fields are set) and validates the SID
  * completely (descriptor masks, ranges, srv6_sid_cfg_check()).
  * Returns 0 or -EINVAL with one message (no "FILE:LINE: " prefix) in @err.
+ * On success @err holds "" or one warning (a route-level word ignored).
  */
 int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t *plen,
 			 struct srv6_sid_cfg *cfg, char *err, size_t errlen);
@@ -211,7 +225,8 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 /**
  * srv6_route_parse_words - parse the words that follow "route" on a conf line
  * (PREFIX encap seg6 mode MODE segs LIST) into *@r (zeroed first; r->line is
- * left 0).  Returns 0 or -EINVAL with one message in @err.
+ * left 0).  Returns 0 or -EINVAL with one message in @err; on success @err
+ * holds "" or one warning, as srv6_sid_parse_words().
  */
 int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 			   char *err, size_t errlen);
@@ -238,6 +253,41 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r);
  * it to tell changed SIDs from unchanged ones.  Pure.
  */
 bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b);
+
+/**
+ * srv6_conf_check_sid_tables - the cross-line check of a SID added outside
+ * the file (srv6ctl sid add): its table/vrftable is not reserved (253..255)
+ * nor in @c's own table range.  0 or -EINVAL with one message.  Pure.
+ */
+int srv6_conf_check_sid_tables(const struct srv6_conf *c, const struct srv6_sid_cfg *cfg,
+			       char *err, size_t errlen);
+
+/**
+ * srv6_import_line - one line of `ip -6|-4 route show` output as a canonical
+ * srv6d.conf line in @out (without newline): a seg6local route as "sid ...",
+ * a seg6 encap route as "route ...".  Returns 1 with the line, 0 for a line
+ * that is no SRv6 route (nothing written), -EINVAL with the reason in @warn
+ * (a route srv6d cannot take: "End.X requires nh6"...), -ENOSPC when @out is
+ * too small.  On 1, @warn holds "" or what was dropped (a route-level table,
+ * via...).  @family (AF_INET for `ip -4` output) only decides what "default"
+ * means on a seg6 route (else ::/0).  Pure.
+ */
+int srv6_import_line(const char *line, int family, char *out, size_t outlen, char *warn,
+		     size_t warnlen);
+
+/**
+ * srv6_rt_tables_find - the id of table @name in the text of an rt_tables
+ * file (lines "ID NAME", ID decimal or 0x hex, '#' comments).  0 or
+ * -ENOENT.  Pure.
+ */
+int srv6_rt_tables_find(const char *text, const char *name, uint32_t *id);
+
+/**
+ * srv6_rt_table_lookup - table @name as ip(8) resolves it: default, main,
+ * local, then rt_tables and rt_tables.d/ *.conf of /etc/iproute2,
+ * /usr/share/iproute2 and /usr/lib/iproute2.  0 or -ENOENT.  Reads files.
+ */
+int srv6_rt_table_lookup(const char *name, uint32_t *id);
 
 /** srv6_policy_equal - same for policies (mode and segment list).  Pure. */
 bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b);

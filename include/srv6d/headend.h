@@ -50,6 +50,10 @@ struct srv6_policy {
 	 * points into the configuration's struct srv6_hmac_set: */
 	uint32_t hmac_keyid;
 	const struct srv6_hmac_key *hmac_key;
+	bool pending;                         /* no outer source yet (interface or
+						 route toward the first segment
+						 missing): packets are dropped as
+						 SRV6_DROP_PENDING */
 };
 
 /**
@@ -64,7 +68,8 @@ int srv6_policy_check(const struct srv6_policy *pol, const char **why);
  * modes but L2), an IPv4 packet (encap modes) or an Ethernet frame (L2 modes),
  * as @inner_proto says (IPPROTO_IPV6, IPPROTO_IPIP, or 143 for Ethernet).
  * Produces bytes identical to the kernel's seg6_do_srh_encap/inline for the
- * same input.  Fills @res (SRV6_V_FORWARD6 or a drop).  Returns 0.  Pure.
+ * same input.  Fills @res (SRV6_V_FORWARD6 or a drop; SRV6_DROP_PENDING for a
+ * pending @pol).  Returns 0.  Pure.
  */
 int srv6_headend_apply(const struct srv6_policy *pol, uint8_t inner_proto,
 		       struct srv6_pkt *pkt, struct srv6_result *res);

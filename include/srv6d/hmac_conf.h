@@ -12,7 +12,8 @@
  * like net.ipv6.conf.*.seg6_require_hmac = 0); with dev it applies to
  * packets received on that interface.  `hmac KEYID` on route lines and after
  * `srh segs LIST` on End.B6/End.B6.Encaps(.Red) SID lines names a key to
- * sign with; conf.c calls srv6_hmac_conf_finish() to check it exists.
+ * sign with; src/conf/file.c (and srv6d for srv6ctl sid/route add) calls
+ * srv6_hmac_conf_finish() to check it exists.
  *
  * Parsing never reads a file: srv6_hmac_conf_load() does, when the daemon
  * resolves a parsed configuration (start, reload).  Secrets are never
@@ -79,6 +80,14 @@ void srv6_hmac_conf_bind(struct srv6_conf *c);
  * file, never the secret; global and per-device modes) to @out.
  */
 void srv6_hmac_conf_print(const struct srv6_hmac_set *set, FILE *out);
+
+/**
+ * srv6_hmac_set_dup - a copy of @set's lines in *@out (NULL for a NULL
+ * @set): key ids, algorithms, files and modes, no secret and no prepared
+ * state, so srv6_hmac_conf_load() on the copy rereads the files without
+ * touching @set (which workers may be using).  0 or -ENOMEM.
+ */
+int srv6_hmac_set_dup(const struct srv6_hmac_set *set, struct srv6_hmac_set **out);
 
 /** srv6_hmac_set_free - wipe the secrets and free @set.  NULL is fine. */
 void srv6_hmac_set_free(struct srv6_hmac_set *set);

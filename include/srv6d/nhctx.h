@@ -36,13 +36,20 @@
  * srv6_nhctx_open() removes it (crash recovery) and srv6_nhctx_close()
  * removes it.  Two srv6d instances in one netns need distinct bases/PRIO.
  *
+ * Degraded start: a SID whose interface, VRF device or next-hop route does
+ * not exist (yet), or whose link is down, gets no context and waits
+ * (srv6_nhctx_sync with @miss); srv6_nhctx_verify() finds adjacency routes
+ * the kernel removed since, srv6_nhctx_complete() installs what waits once
+ * it can (src/daemon/pending.c, linkwatch.c).
+ *
  * Threading: a struct srv6_nhctx is used by one control thread (start-up,
- * reload, shutdown); it is not called from the packet path and takes no
- * locks.  Workers only read cfg->mark from published SID configurations.
+ * reload, completion of pending SIDs, shutdown); it is not called from the
+ * packet path and takes no locks.  Workers only read cfg->mark from published SID configurations.
  */
 #ifndef SRV6D_NHCTX_H
 #define SRV6D_NHCTX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +78,17 @@ struct srv6_nhctx;
 struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 				   uint32_t rule_prio, char *err, size_t errlen);
 
+/* The outcome of one SID in a degraded sync, a completion or a verify
+ * (allocated only while it waits: 10,000 SIDs cost 16 bytes each). */
+#define SRV6_NHCTX_WHY 200            /* longest reason kept */
+struct srv6_nhctx_miss {
+	int err;                      /* 0: resolved; -errno: the SID waits */
+	char *why;                    /* malloc'ed, what it waits for, e.g.
+					 `unknown interface "eth9"` (NULL: resolved,
+					 or no memory for the text); the owner of the
+					 array frees it */
+};
+
 /**
  * srv6_nhctx_sync - make the kernel hold a context for every SID in @cfgs and
  * write cfg->oif (ifindex of cfg->oif_name, when SRV6_ATTR_OIF is set or the
@@ -80,6 +98,12 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
  * went down), missing ones are added before it returns, so the caller may
  * publish @cfgs as soon as this returns 0.  Contexts no longer used are NOT
  * removed here: see srv6_nhctx_gc().
+ * @miss: NULL (strict: any SID that cannot be resolved fails the sync), or
+ * @ncfgs outcomes (degraded: a SID whose interface, VRF device or next-hop
+ * route does not exist yet, or whose interface is down, gets -errno and the
+ * reason in miss[i], cfg->mark 0 and no context, and the sync goes on;
+ * other errors still fail it).  The caller marks such SIDs pending and
+ * retries them with srv6_nhctx_complete().
  * On failure nothing already published is disturbed: contexts added by this
  * call are removed again, the others go back to what the running config
  * uses, and the caller must not publish @cfgs (some cfg->mark may already
@@ -89,8 +113,34 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
  * `nh6 2001:db8::9: cannot install adjacency route in table N: No route to host`.
  * Control thread only; @cfgs are not yet visible to workers.
  */
-int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
-		    size_t ncfgs, char *err, size_t errlen);
+int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs, size_t ncfgs,
+		    struct srv6_nhctx_miss *miss, char *err, size_t errlen);
+
+/**
+ * srv6_nhctx_complete - try again every SID of the running config whose
+ * miss[i].err is set (@cfgs and @miss as the last degraded sync, or verify,
+ * left them): on success its context is installed (again) and part of the
+ * running config, cfg->mark is set and miss[i] cleared; otherwise miss[i]
+ * holds the current reason.  Returns how many were completed (the caller
+ * then publishes them).  Not between a sync and its gc/abort (a reload).
+ * Control thread only.
+ */
+int srv6_nhctx_complete(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs, size_t ncfgs,
+			struct srv6_nhctx_miss *miss);
+
+/**
+ * srv6_nhctx_verify - find the adjacency routes (IPv6 ones when @v6, IPv4
+ * ones when @v4) the kernel removed (their interface went down or away:
+ * IPv6 announces the deletion, IPv4 does not), install each again at once,
+ * and when the kernel refuses, set miss[i] of every SID of @cfgs that uses
+ * it (the caller marks them pending; the context stays,
+ * srv6_nhctx_complete() reinstalls it).  Returns the number of SIDs that
+ * became pending, or -errno.  Costs one route dump of each family asked for
+ * that has an adjacency context (none without one).  Control thread only;
+ * as srv6_nhctx_complete().
+ */
+int srv6_nhctx_verify(struct srv6_nhctx *n, bool v6, bool v4, struct srv6_sid_cfg **cfgs,
+		      size_t ncfgs, struct srv6_nhctx_miss *miss);
 
 /**
  * srv6_nhctx_gc - commit the last successful sync as the running config and

@@ -5,12 +5,16 @@
  *
  *   error    (start-up would fail)   steer auto and ip6tables-save/-restore
  *                                    (iptables-* with IPv4 policies) missing
- *   warning  (starts, but degraded)  an oif interface that does not exist
- *                                    (yet); encap-source not an address of
- *                                    this host; no source address toward the
- *                                    first segment of an encapsulating SID or
- *                                    policy (without encap-source);
- *                                    net.ipv6.conf.all.forwarding = 0
+ *   warning  (starts, but degraded)  what starts pending (pending.h): an
+ *                                    oif interface that does not exist (yet)
+ *                                    or is down; an End.X/End.DX6 nh6
+ *                                    without oif and without a route toward
+ *                                    it; a dev that does not exist or no
+ *                                    source address toward the first segment
+ *                                    of an encapsulating SID or policy
+ *                                    (without encap-source); also
+ *                                    encap-source not an address of this
+ *                                    host; net.ipv6.conf.all.forwarding = 0
  *
  * Messages are one line each, "FILE:LINE: warning: ..." when they belong to
  * a line.  Verbose output is the canonical configuration (parses back to the

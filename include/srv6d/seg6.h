@@ -99,6 +99,9 @@ struct srv6_sid_cfg {
 	const struct srv6_hmac_set *hmac;     /* datapath-filled: the configuration's
 						 keys and modes (NULL: verify, no key) */
 	const struct srv6_hmac_key *hmac_key; /* datapath-filled: End.B6* signing key */
+	bool pending;                 /* a dependency is missing (interface, next-hop
+					 route, VRF, outer source): every packet is
+					 dropped as SRV6_DROP_PENDING */
 };
 
 /* What the datapath must do with the packet after srv6_sid_process(). */
@@ -124,6 +127,8 @@ enum srv6_drop {
 	SRV6_DROP_CSID_ARG,      /* NEXT-C-SID argument invalid */
 	SRV6_DROP_UNSUPPORTED,   /* action/flavor not runnable here */
 	SRV6_DROP_LOOP,          /* local SID chain longer than the datapath allows */
+	SRV6_DROP_PENDING,       /* the SID or policy is pending: its interface, next-hop
+				    route, VRF or outer source is missing (degraded start) */
 	/* Set by the datapath (never by the engine) for an Echo Request at
 	 * the SID whose reply was not sent: */
 	SRV6_DROP_ICMP_LIMITED,  /* the ICMPv6 rate limit suppressed it */
@@ -197,7 +202,8 @@ int srv6_sid_cfg_check(const struct srv6_sid_cfg *cfg, const char **why);
  * destination matched the SID.  Rewrites @pkt in place (data/len may move)
  * and fills @res.  On SRV6_V_ICMP and SRV6_V_DROP the packet bytes (and
  * len) are left as received; a forwarded packet loses any trailer past its
- * Payload Length.  The hop limit is never decremented (the kernel's
+ * Payload Length.  A @cfg marked pending drops every packet (SRV6_DROP_PENDING),
+ * as the kernel's blackhole drops a packet whose next hop has no route.  The hop limit is never decremented (the kernel's
  * forwarding step does it).  @cfg must have passed srv6_sid_cfg_check().
  * docs/BEHAVIORS.md lists every result.  Pure; never reads outside
  * pkt->data[0 .. len).

@@ -328,6 +328,10 @@ int srv6_headend_apply(const struct srv6_policy *pol, uint8_t inner_proto,
 		res->reason = SRV6_DROP_UNSUPPORTED;
 		return 0;
 	}
+	if (pol->pending) {   /* degraded start: see srv6_sid_process() */
+		res->reason = SRV6_DROP_PENDING;
+		return 0;
+	}
 	/* seg6_do_srh(): inline only for IPv6, encap for IPv6 and IPv4, the
 	 * L2 modes for Ethernet frames. */
 	if (mode_is_l2(pol->mode) ? inner_proto != NH_ETHERNET :

@@ -676,6 +676,7 @@ static const char *const drop_names[SRV6_DROP_MAX] = {
 	[SRV6_DROP_CSID_ARG] = "csid-arg",
 	[SRV6_DROP_UNSUPPORTED] = "unsupported",
 	[SRV6_DROP_LOOP] = "loop",
+	[SRV6_DROP_PENDING] = "pending",
 	[SRV6_DROP_ICMP_LIMITED] = "icmp-limited",
 	[SRV6_DROP_ECHO_IGNORED] = "echo-ignored",
 	[SRV6_DROP_HMAC] = "hmac",
@@ -850,6 +851,10 @@ int srv6_sid_process_in(const struct srv6_sid_cfg *cfg, int indev, struct srv6_p
 	d = cfg ? srv6_action_desc_get(cfg->action) : NULL;
 	if (!d || !d->input)
 		return drop(res, SRV6_DROP_UNSUPPORTED);
+	/* Nothing can be forwarded yet (degraded start): the kernel drops a
+	 * packet whose next hop has no route (its blackhole entry, no ICMP). */
+	if (cfg->pending)
+		return drop(res, SRV6_DROP_PENDING);
 	if (pkt->len < SRV6_IPV6_HLEN || (pkt->data[0] >> 4) != 6)
 		return drop(res, SRV6_DROP_MALFORMED);
 	/* Bytes past the Payload Length are link-layer trailer (the kernel's

@@ -414,6 +414,37 @@ void srv6_hmac_conf_print(const struct srv6_hmac_set *set, FILE *out)
 			set->ifs[i].name);
 }
 
+int srv6_hmac_set_dup(const struct srv6_hmac_set *set, struct srv6_hmac_set **out)
+{
+	struct srv6_hmac_set *n;
+
+	*out = NULL;
+	if (!set)
+		return 0;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->mode = set->mode;
+	n->has_mode = set->has_mode;
+	n->nifs = set->nifs;
+	memcpy(n->ifs, set->ifs, sizeof(n->ifs));
+	for (unsigned int i = 0; i < set->nkeys; i++) {
+		struct srv6_hmac_key *k = &n->keys[n->nkeys];
+
+		k->id = set->keys[i].id;
+		k->algo = set->keys[i].algo;
+		k->line = set->keys[i].line;
+		k->path = strdup(set->keys[i].path ? set->keys[i].path : "");
+		if (!k->path) {
+			srv6_hmac_set_free(n);
+			return -ENOMEM;
+		}
+		n->nkeys++;
+	}
+	*out = n;
+	return 0;
+}
+
 void srv6_hmac_set_free(struct srv6_hmac_set *set)
 {
 	if (!set)

@@ -115,13 +115,18 @@ static int dev_sysctls(const struct srv6_injdev *d, const char **what)
 		{ false, "ipv6", "disable_ipv6", "1" },
 		/* the kernel's end receives and forwards everything; its IPv6
 		 * stays off until the link is up with multicast off and
-		 * forwarding 0 (srv6d_injdev_open turns it on): no MLD report
-		 * ever leaves it */
+		 * forwarding 0 (srv6d_injdev_open turns it on) */
 		{ true, "ipv6", "disable_ipv6", "1" },
+		/* created while all.forwarding is 1, the device joined the
+		 * all-routers groups; MLDv2 would report leaving them once
+		 * IPv6 is up, MLDv1 reports a leave only for a group it had
+		 * reported (never: the link was down).  No MLD message ever
+		 * leaves srv6d0 (test_burst.sh checks). */
+		{ true, "ipv6", "force_mld_version", "1" },
 		{ true, "ipv6", "accept_ra", "0" },
 		{ true, "ipv6", "accept_dad", "0" },
-		/* ip6_forward() needs only all.forwarding; 0 here keeps the
-		 * device out of the all-routers groups (no MLD reports).  IPv4
+		/* ip6_forward() needs only all.forwarding; 0 here takes the
+		 * device out of the all-routers groups.  IPv4
 		 * forwarding is left as the host has it (net.ipv4.ip_forward
 		 * sets every device): End.DX4/DT4 are refused with it off, as
 		 * the kernel's own are. */

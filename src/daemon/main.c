@@ -16,11 +16,13 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,13 +33,17 @@
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
 #include "srv6d/hmac_conf.h"
+#include "srv6d/ctlsock.h"
 #include "srv6d/egress.h"
+#include "srv6d/errbuf.h"
 #include "srv6d/icmp_tx.h"
 #include "srv6d/inject.h"
 #include "srv6d/instance.h"
+#include "srv6d/linkwatch.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
+#include "srv6d/pending.h"
 #include "srv6d/preflight.h"
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
@@ -74,7 +80,67 @@ struct daemon {
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
 	bool sources_dirty;             /* outer sources changed, not yet published */
+	struct srv6_pending pend;       /* what the running conf still waits for */
+	struct srv6_linkwatch *lw;      /* rtnetlink events that may complete it */
+	int verify_again;               /* SRV6_LW_VERIFY* for the next tick */
+	/* control socket (docs/CONTROL.md) */
+	const char *ctl_path;           /* -S, else the conf's control-socket */
+	struct srv6_ctlsock *ctl;       /* NULL: none */
+	time_t started, loaded;         /* wall clock: start, last configuration load */
+	bool wd_stuck;                  /* the last watchdog check withheld the ping */
+	/* `stats reset`: what the counters were then, subtracted when read */
+	struct ctr_base *base_sid, *base_pol;
+	size_t nbase_sid, nbase_pol;
+	struct srv6_worker_stats *base_w;
+	struct srv6_nfq_stats *base_q;
+	uint64_t base_repairs;
 };
+
+/* A counter slot's value at `stats reset`, valid while the slot holds the
+ * same prefix (slots are per prefix, reused after a removal). */
+struct ctr_base {
+	bool set;
+	uint8_t family, plen;
+	uint8_t addr[16];
+	struct srv6_counters c;
+};
+
+/* @n uint64_t fields of @v minus those of @base (0 when below). */
+static void sub_u64s(void *v, const void *base, size_t size)
+{
+	uint64_t *a = v;
+	const uint64_t *b = base;
+
+	for (size_t i = 0; i < size / sizeof(uint64_t); i++)
+		a[i] = a[i] >= b[i] ? a[i] - b[i] : 0;
+}
+_Static_assert(sizeof(struct srv6_counters) % sizeof(uint64_t) == 0, "all uint64_t");
+_Static_assert(sizeof(struct srv6_worker_stats) % sizeof(uint64_t) == 0, "all uint64_t");
+_Static_assert(sizeof(struct srv6_nfq_stats) % sizeof(uint64_t) == 0, "all uint64_t");
+
+/* The counters of slot @id (prefix @addr/@plen of @family) since the last reset. */
+static void ctr_read(const struct daemon *d, bool policy, uint32_t id, int family,
+		     const void *addr, uint8_t plen, struct srv6_counters *ct)
+{
+	const struct ctr_base *b = policy ? d->base_pol : d->base_sid;
+	size_t nb = policy ? d->nbase_pol : d->nbase_sid;
+
+	srv6_cache_counters(d->cache, policy, id, ct);
+	if (id < nb && b[id].set && b[id].family == family && b[id].plen == plen &&
+	    !memcmp(b[id].addr, addr, family == AF_INET6 ? 16 : 4))
+		sub_u64s(ct, &b[id].c, sizeof(*ct));
+}
+
+static void worker_read(const struct daemon *d, unsigned int i, struct srv6_worker_stats *s,
+			struct srv6_nfq_stats *q)
+{
+	srv6_worker_stats_read(&d->workers[i], s);
+	srv6_nfq_stats_read(d->workers[i].nfq, q);
+	if (d->base_w)
+		sub_u64s(s, &d->base_w[i], sizeof(*s));
+	if (d->base_q)
+		sub_u64s(q, &d->base_q[i], sizeof(*q));
+}
 
 /* The chain srv6d's steering lives in. */
 static const char *steer_chain(const struct daemon *d)
@@ -95,6 +161,8 @@ static const struct opt_row {
 	{ 'p', "pid-file",   "FILE", "pid file (default " SRV6D_PIDFILE_DEFAULT " when forking, "
 				     "none in the foreground)" },
 	{ 's', "stats",      "FILE", "write counters to FILE on SIGUSR1 and at exit" },
+	{ 'S', "socket",     "PATH", "control socket for srv6ctl (default: the conf's "
+				     "control-socket, else " SRV6_CTL_SOCK_DEFAULT ")" },
 	{ 'V', "version",    NULL,   "print the version and exit" },
 	{ 'h', "help",       NULL,   "print this help and exit" },
 };
@@ -102,7 +170,7 @@ static const struct opt_row {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: srv6d [-c FILE] [-f] [-n [-v]] [-p FILE] [-s FILE] [-V] [-h]\n");
+	fprintf(f, "usage: srv6d [-c FILE] [-f] [-n [-v]] [-p FILE] [-s FILE] [-S PATH] [-V] [-h]\n");
 	for (size_t i = 0; i < NOPTS; i++) {
 		char left[40];
 
@@ -165,6 +233,22 @@ static void addr_str(int family, const void *a, uint8_t plen, bool host, char *b
 		snprintf(buf, len, "%s/%u", s, plen);
 }
 
+/* Words the parse ignored (ip's route-level metric, proto, pref): the first
+ * one with its line, and how many lines had one.  @f: NULL logs. */
+static void conf_warnings(const struct srv6_conf *c, FILE *f)
+{
+	char more[64] = "";
+
+	if (!c->nwarnings)
+		return;
+	if (c->nwarnings > 1)
+		snprintf(more, sizeof(more), " (and %u more lines)", c->nwarnings - 1);
+	if (f)
+		fprintf(f, "%s%s\n", c->warning, more);
+	else
+		srv6_log(LOG_WARNING, "%s%s", c->warning, more);
+}
+
 /*
  * Results the NFQUEUE verdict of an IPv6 hook cannot carry (an IPv4 packet,
  * an Ethernet frame) need the injection egress.  When srv6d could not create
@@ -200,15 +284,16 @@ static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c)
 
 /* The outer source of an encapsulating SID or policy: encap-source when the
  * conf sets it, else the kernel's source address selection toward the first
- * segment.  0 or -errno with "FILE:LINE: ..." in @err. */
-static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
-			  const struct srv6_saddr_env *env, bool encaps,
-			  const struct in6_addr *segs, const char *dev, struct in6_addr *src,
-			  unsigned int line, char *err, size_t errlen)
+ * segment.  0 with @why "", or -errno with what is missing in @why (the
+ * entry waits for it). */
+static int fill_encap_src(const struct srv6_conf *c, const struct srv6_saddr_env *env,
+			  bool encaps, const struct in6_addr *segs, const char *dev,
+			  struct in6_addr *src, char *why, size_t whylen)
 {
 	char a[INET6_ADDRSTRLEN];
 	int r, oif = 0;
 
+	why[0] = '\0';
 	if (c->has_encap_src) {
 		*src = c->encap_src;
 		return 0;
@@ -218,8 +303,7 @@ static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
 	if (dev[0]) {
 		oif = (int)if_nametoindex(dev);
 		if (!oif) {
-			snprintf(err, errlen, "%s:%u: dev \"%s\": unknown interface", d->conf_path,
-				 line, dev);
+			snprintf(why, whylen, "dev \"%s\": unknown interface", dev);
 			return -ENODEV;
 		}
 	}
@@ -227,18 +311,41 @@ static int fill_encap_src(const struct daemon *d, const struct srv6_conf *c,
 	r = srv6_saddr_from_env(env, &segs[0], oif, src);
 	if (r < 0) {
 		inet_ntop(AF_INET6, &segs[0], a, sizeof(a));
-		snprintf(err, errlen, "%s:%u: no source address toward %s: %s (set encap-source)",
-			 d->conf_path, line, a, strerror(-r));
+		snprintf(why, whylen, "no source address toward %s: %s (set encap-source)", a,
+			 strerror(-r));
 	}
 	return r;
 }
 
-/* Fill the datapath fields of @c (encap source, flow label mode); resolve
- * next-hop contexts through @nh.  0 or -errno with one line in @err. */
-static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t errlen)
+/* The SID cfgs of @c as an array of pointers (nhctx's interface); NULL with
+ * "out of memory" in @err on failure (an empty conf gets a 1-element array). */
+static struct srv6_sid_cfg **sid_cfgs(struct srv6_conf *c, char *err, size_t errlen)
 {
-	struct srv6_sid_cfg **cfgs = NULL;
+	struct srv6_sid_cfg **cfgs = calloc(c->nsids + 1, sizeof(*cfgs));
+
+	if (!cfgs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < c->nsids; i++)
+		cfgs[i] = &c->sids[i].cfg;
+	return cfgs;
+}
+
+/*
+ * Fill the datapath fields of @c (encap source, flow label mode); resolve
+ * next-hop contexts through @nh.  Degraded: a SID or policy whose
+ * interface, next-hop route, VRF or outer source is missing is recorded in
+ * @pend (srv6_pending_update() then marks it) instead of failing.  0 or
+ * -errno with one line in @err (conf errors such as a link-local next hop
+ * without oif, out of memory, a rule the kernel refuses).
+ */
+static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pending *pend,
+			char *err, size_t errlen)
+{
+	struct srv6_sid_cfg **cfgs;
 	struct srv6_saddr_env env;
+	char why[SRV6_NHCTX_WHY];
 	int r;
 
 	r = srv6_saddr_env_read(&env);
@@ -269,9 +376,9 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
 		cfg->flowlabel_mode = d->flowlabel_mode;
-		r = fill_encap_src(d, c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				   cfg->dev_name, &cfg->encap_src, c->sids[i].line, err, errlen);
-		if (r < 0)
+		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
+		if (r == -ENOMEM || srv6_pending_set_src(pend, i, why) < 0)
 			goto out_env;
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
@@ -279,28 +386,25 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, char *err, size_t
 
 		pol->flowlabel_mode = d->flowlabel_mode;
 		pol->mark = 0;
-		r = fill_encap_src(d, c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				   pol->dev_name, &pol->encap_src, c->routes[i].line, err, errlen);
-		if (r < 0)
+		r = fill_encap_src(c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				   pol->dev_name, &pol->encap_src, why, sizeof(why));
+		if (r == -ENOMEM || srv6_pending_set_src(pend, c->nsids + i, why) < 0)
 			goto out_env;
 	}
 	srv6_saddr_env_free(&env);
-	if (c->nsids) {
-		cfgs = calloc(c->nsids, sizeof(*cfgs));
-		if (!cfgs) {
-			snprintf(err, errlen, "out of memory");
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < c->nsids; i++)
-			cfgs[i] = &c->sids[i].cfg;
-	}
-	r = srv6_nhctx_sync(d->nh, cfgs, c->nsids, err, errlen);
+	cfgs = sid_cfgs(c, err, errlen);
+	if (!cfgs)
+		return -ENOMEM;
+	r = srv6_nhctx_sync(d->nh, cfgs, c->nsids, pend->nh, err, errlen);
 	free(cfgs);
+	if (r == 0)
+		(void)srv6_pending_update(pend, c);
 	return r;
 
 out_env:
 	srv6_saddr_env_free(&env);
-	return r;
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
 }
 
 /* Build a snapshot of @c and publish it.  0 or -errno with @err. */
@@ -417,6 +521,7 @@ static void steer_watch(struct daemon *d, const char *when)
 	} else if (r > 0) {
 		d->steer_repairs++;
 		srv6_log(LOG_WARNING, "steering (%s check): %s: installing it again", when, what);
+		srv6_ctlsock_event(d->ctl, "steering", "reinstalled (%s check): %s", when, what);
 		if (srv6_steer_install(&sc, err, sizeof(err)) < 0)
 			srv6_log(LOG_ERR, "steering: %s", err);
 	}
@@ -453,7 +558,7 @@ static void dump_sid(const struct srv6_sid_entry *e, void *arg)
 	struct srv6_counters ct;
 	char a[INET6_ADDRSTRLEN + 8], head[256];
 
-	srv6_cache_counters(x->d->cache, false, e->id, &ct);
+	ctr_read(x->d, false, e->id, AF_INET6, &e->prefix, e->plen, &ct);
 	addr_str(AF_INET6, &e->prefix, e->plen, true, a, sizeof(a));
 	snprintf(head, sizeof(head), "%s %s", a, srv6_action_name(e->cfg.action));
 	dump_line(x, head, &ct);
@@ -465,7 +570,7 @@ static void dump_policy(const struct srv6_policy_entry *e, void *arg)
 	struct srv6_counters ct;
 	char a[INET6_ADDRSTRLEN + 8], head[256];
 
-	srv6_cache_counters(x->d->cache, true, e->id, &ct);
+	ctr_read(x->d, true, e->id, e->family, &e->prefix, e->plen, &ct);
 	addr_str(e->family, &e->prefix, e->plen, false, a, sizeof(a));
 	snprintf(head, sizeof(head), "route %s %s", a, srv6_mode_name(e->pol.mode));
 	dump_line(x, head, &ct);
@@ -505,8 +610,7 @@ static void dump_workers(struct dump_ctx *x)
 		struct srv6_inj_stats is = { 0 };
 		int n;
 
-		srv6_worker_stats_read(w, &s);
-		srv6_nfq_stats_read(w->nfq, &q);
+		worker_read(x->d, i, &s, &q);
 		if (w->inj)
 			srv6_inj_stats_read(w->inj, &is);
 		n = snprintf(line, sizeof(line),
@@ -546,7 +650,9 @@ static int fill_stats(FILE *f, void *arg)
 	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
 	dump_workers(&x);
 	dump_egress(&x);
-	fprintf(f, "steering repairs=%llu\n", (unsigned long long)x.d->steer_repairs);
+	fprintf(f, "steering repairs=%llu\n",
+		(unsigned long long)(x.d->steer_repairs - x.d->base_repairs));
+	srv6_pending_print(&x.d->pend, &x.d->conf, f);
 	return 0;
 }
 
@@ -563,7 +669,9 @@ static void dump_counters(struct daemon *d, bool to_log)
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
 		dump_egress(&x);
-		srv6_log(LOG_INFO, "steering repairs=%llu", (unsigned long long)d->steer_repairs);
+		srv6_log(LOG_INFO, "steering repairs=%llu",
+			 (unsigned long long)(d->steer_repairs - d->base_repairs));
+		srv6_pending_print(&d->pend, &d->conf, NULL);
 	}
 	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "%s", err);
@@ -579,70 +687,122 @@ static void read_sysctls(struct daemon *d)
 		d->flowlabel_mode = 0;
 }
 
-static void reload(struct daemon *d)
+/*
+ * Make @nc (parsed, owned by the call) the running configuration: resolve
+ * its contexts and sources, publish it (the RCU swap), steer it.  On failure
+ * the running configuration stays, @nc is freed and @err says why.  @what
+ * ("reload", "sid add"...) heads the log lines.  Control thread.
+ */
+static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *err,
+		      size_t errlen)
 {
-	char err[SRV6_CONF_ERRLEN + 128];
-	struct srv6_conf nc;
+	struct srv6_pending np;
+	char serr[512];
 	int r;
 
-	steer_watch(d, "reload");
-	r = srv6_conf_parse_file(&nc, d->conf_path, err, sizeof(err));
-	if (r < 0) {
-		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
-		return;
-	}
-	warn_unsupported(d, &nc);
+	warn_unsupported(d, nc);
 	read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
-	if (nc.queue_first != d->conf.queue_first || nc.queue_last != d->conf.queue_last ||
-	    nc.queue_maxlen != d->conf.queue_maxlen || nc.fail_open != d->conf.fail_open ||
-	    nc.ncpus != d->conf.ncpus ||
-	    memcmp(nc.cpus, d->conf.cpus, sizeof(nc.cpus[0]) * (size_t)nc.ncpus))
-		srv6_log(LOG_WARNING, "reload: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start");
-	if (strcmp(nc.steer_chain, d->conf.steer_chain) || nc.mark_base != d->conf.mark_base ||
-	    nc.table_base != d->conf.table_base || nc.rule_pref != d->conf.rule_pref)
-		srv6_log(LOG_WARNING, "reload: steer-chain, mark-base, table-base and rule-pref "
-			 "changes take effect at the next start");
-	r = conf_resolve(d, &nc, err, sizeof(err));
+	if (nc->queue_first != d->conf.queue_first || nc->queue_last != d->conf.queue_last ||
+	    nc->queue_maxlen != d->conf.queue_maxlen || nc->fail_open != d->conf.fail_open ||
+	    nc->ncpus != d->conf.ncpus ||
+	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
+		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start", what);
+	if (strcmp(nc->steer_chain, d->conf.steer_chain) || nc->mark_base != d->conf.mark_base ||
+	    nc->table_base != d->conf.table_base || nc->rule_pref != d->conf.rule_pref ||
+	    strcmp(nc->ctl_path, d->conf.ctl_path))
+		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, table-base, rule-pref and "
+			 "control-socket changes take effect at the next start", what);
+	size_t nctx = srv6_nhctx_count(d->nh);
+
+	if (srv6_pending_init(&np, d->conf_path, nc) < 0) {
+		srv6_seterr(err, errlen, "out of memory");
+		srv6_log(LOG_ERR, "%s: out of memory (keeping the running configuration)", what);
+		srv6_conf_free(nc);
+		return -ENOMEM;
+	}
+	r = conf_resolve(d, nc, &np, err, errlen);
 	if (r < 0) {
-		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		srv6_log(LOG_ERR, "%s: %s (keeping the running configuration)", what, err);
+		srv6_ctlsock_event(d->ctl, "contexts", "%s: failed: %s", what, err);
 		/* Whether the sync failed (it undid itself) or succeeded and
 		 * something after it failed: go back to the running contexts. */
 		(void)srv6_nhctx_abort(d->nh);
-		srv6_conf_free(&nc);
-		return;
+		goto out_free;
 	}
-	r = conf_publish(d, &nc, err, sizeof(err));
+	r = conf_publish(d, nc, err, errlen);
 	if (r < 0) {
-		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		srv6_log(LOG_ERR, "%s: %s (keeping the running configuration)", what, err);
 		(void)srv6_nhctx_abort(d->nh);  /* the sync succeeded, nc is not live */
-		srv6_conf_free(&nc);
-		return;
+		goto out_free;
 	}
+	/* What the new conf waits for replaces what the old one did. */
+	srv6_pending_free(&d->pend);
+	d->pend = np;
+	srv6_pending_log(&d->pend, nc);
 	/* The new tables are live: the running conf is now nc (queue settings
 	 * and the instance's resources stay those it started with). */
-	memcpy(nc.steer_chain, d->conf.steer_chain, sizeof(nc.steer_chain));
-	nc.mark_base = d->conf.mark_base;
-	nc.table_base = d->conf.table_base;
-	nc.rule_pref = d->conf.rule_pref;
-	nc.queue_first = d->conf.queue_first;
-	nc.queue_last = d->conf.queue_last;
-	nc.queue_maxlen = d->conf.queue_maxlen;
-	nc.fail_open = d->conf.fail_open;
+	memcpy(nc->steer_chain, d->conf.steer_chain, sizeof(nc->steer_chain));
+	memcpy(nc->ctl_path, d->conf.ctl_path, sizeof(nc->ctl_path));
+	nc->mark_base = d->conf.mark_base;
+	nc->table_base = d->conf.table_base;
+	nc->rule_pref = d->conf.rule_pref;
+	nc->queue_first = d->conf.queue_first;
+	nc->queue_last = d->conf.queue_last;
+	nc->queue_maxlen = d->conf.queue_maxlen;
+	nc->fail_open = d->conf.fail_open;
 	srv6_conf_free(&d->conf);
-	d->conf = nc;
+	d->conf = *nc;
+	srv6_conf_init(nc);
 	srv6_log_set_level(d->conf.log_level);
-	r = steer_apply(d, &d->conf, err, sizeof(err));
-	if (r < 0)
-		srv6_log(LOG_ERR, "reload: steering: %s", err);
+	r = steer_apply(d, &d->conf, serr, sizeof(serr));
+	if (r < 0) {
+		srv6_log(LOG_ERR, "%s: steering: %s", what, serr);
+		srv6_ctlsock_event(d->ctl, "steering", "failed: %s", serr);
+	}
 	/* No worker holds an old SID once a grace period has passed: only
 	 * then may the contexts (marks) of removed SIDs go. */
 	urcu_qsbr_synchronize_rcu();
 	r = srv6_nhctx_gc(d->nh);
 	if (r < 0)
-		srv6_log(LOG_WARNING, "reload: removing unused next-hop contexts: %s", strerror(-r));
-	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes", d->conf_path,
-		 d->conf.nsids, d->conf.nroutes);
+		srv6_log(LOG_WARNING, "%s: removing unused next-hop contexts: %s", what, strerror(-r));
+	if (srv6_nhctx_count(d->nh) != nctx)
+		srv6_ctlsock_event(d->ctl, "contexts", "%s: %zu next-hop contexts installed (were %zu)",
+				   what, srv6_nhctx_count(d->nh), nctx);
+	return 0;
+
+out_free:
+	srv6_pending_free(&np);
+	srv6_conf_free(nc);
+	return r;
+}
+
+/* SIGHUP and `srv6ctl reload`: 0, or -errno with "FILE:LINE: message" (or
+ * another one-line reason) in @err; the running configuration stays then. */
+static int reload(struct daemon *d, char *err, size_t errlen)
+{
+	struct srv6_conf nc;
+	int r;
+
+	steer_watch(d, "reload");
+	r = srv6_conf_parse_file(&nc, d->conf_path, err, errlen);
+	if (r < 0) {
+		srv6_log(LOG_ERR, "reload: %s (keeping the running configuration)", err);
+		srv6_ctlsock_event(d->ctl, "reload", "failed: %s", err);
+		return r;
+	}
+	conf_warnings(&nc, NULL);
+	r = conf_apply(d, &nc, "reload", err, errlen);
+	if (r < 0) {
+		srv6_ctlsock_event(d->ctl, "reload", "failed: %s", err);
+		return r;
+	}
+	d->loaded = time(NULL);
+	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes, %zu pending", d->conf_path,
+		 d->conf.nsids, d->conf.nroutes, d->pend.count);
+	srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes, %zu pending",
+			   d->conf.nsids, d->conf.nroutes, d->pend.count);
+	return 0;
 }
 
 /*
@@ -761,14 +921,16 @@ static void refresh_sources(struct daemon *d)
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
-		changed += refresh_one(&env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
-				       cfg->dev_name, &cfg->encap_src);
+		if (!cfg->pending)   /* pending ones: complete_pending() */
+			changed += refresh_one(&env, action_encaps(cfg->action) && cfg->nsegs,
+					       cfg->segs, cfg->dev_name, &cfg->encap_src);
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
 		struct srv6_policy *pol = &c->routes[i].pol;
 
-		changed += refresh_one(&env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
-				       pol->dev_name, &pol->encap_src);
+		if (!pol->pending)
+			changed += refresh_one(&env, mode_encaps(pol->mode) && pol->nsegs,
+					       pol->segs, pol->dev_name, &pol->encap_src);
 	}
 	srv6_saddr_env_free(&env);
 	if (!changed && !d->sources_dirty)
@@ -781,6 +943,107 @@ static void refresh_sources(struct daemon *d)
 	else
 		srv6_log(LOG_NOTICE, "outer source address changed for %u SIDs/policies (tunsrc "
 			 "or interface addresses): republished", changed);
+}
+
+/* "STATUS=" for the service manager: one line on what runs (and what
+ * waits: a degraded start). */
+static void notify_status(const struct daemon *d, const char *head)
+{
+	char pend[64] = "";
+
+	if (d->pend.count)
+		snprintf(pend, sizeof(pend), ", %zu pending", d->pend.count);
+	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s%s",
+		    head, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
+		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", pend);
+}
+
+/* ---- degraded start: completing what waits (linkwatch.h, pending.h) ---- */
+
+/* The outer sources still missing, tried again.  0 or -ENOMEM. */
+static int retry_sources(struct daemon *d)
+{
+	struct srv6_conf *c = &d->conf;
+	struct srv6_pending *p = &d->pend;
+	struct srv6_saddr_env env;
+	char why[SRV6_NHCTX_WHY];
+	int r = 0;
+
+	if (srv6_saddr_env_read(&env) == -ENOMEM) {
+		srv6_saddr_env_free(&env);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->nsids && r != -ENOMEM; i++) {
+		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
+
+		if (!p->src[i])
+			continue;
+		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
+		if (r != -ENOMEM)
+			r = srv6_pending_set_src(p, i, why);
+	}
+	for (size_t i = 0; i < c->nroutes && r != -ENOMEM; i++) {
+		struct srv6_policy *pol = &c->routes[i].pol;
+
+		if (!p->src[c->nsids + i])
+			continue;
+		r = fill_encap_src(c, &env, mode_encaps(pol->mode) && pol->nsegs, pol->segs,
+				   pol->dev_name, &pol->encap_src, why, sizeof(why));
+		if (r != -ENOMEM)
+			r = srv6_pending_set_src(p, c->nsids + i, why);
+	}
+	srv6_saddr_env_free(&env);
+	return r == -ENOMEM ? r : 0;
+}
+
+/*
+ * @want (SRV6_LW_*): after rtnetlink events, or every tick (@tick) while
+ * something is pending.  VERIFY finds contexts whose route the kernel
+ * removed (their SIDs become pending); RETRY resolves the pending ones
+ * again.  A changed state is published, logged once and announced in
+ * STATUS=.  Control thread, never inside a reload.
+ */
+static void complete_pending(struct daemon *d, int want, bool tick)
+{
+	struct srv6_sid_cfg **cfgs;
+	char err[SRV6_CONF_ERRLEN + 128];
+	int r;
+
+	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
+	 * (__dev_notify_flags(), then the NETDEV_DOWN notifiers), and IPv4
+	 * says nothing about the flush: a check right after the event may
+	 * come too early, so the next tick checks again. */
+	if (tick) {
+		want |= d->verify_again;
+		d->verify_again = 0;
+	} else {
+		d->verify_again |= want & SRV6_LW_VERIFY;
+	}
+	if (!(want & SRV6_LW_VERIFY) && !d->pend.count)
+		return;
+	cfgs = sid_cfgs(&d->conf, err, sizeof(err));
+	if (!cfgs)
+		return;
+	if (want & SRV6_LW_VERIFY) {
+		r = srv6_nhctx_verify(d->nh, want & SRV6_LW_VERIFY6, want & SRV6_LW_VERIFY4, cfgs,
+				      d->conf.nsids, d->pend.nh);
+		if (r < 0)
+			srv6_log(LOG_WARNING, "checking the next-hop contexts: %s", strerror(-r));
+	}
+	if (d->pend.count || (want & SRV6_LW_VERIFY)) {
+		(void)retry_sources(d);
+		(void)srv6_nhctx_complete(d->nh, cfgs, d->conf.nsids, d->pend.nh);
+	}
+	free(cfgs);
+	if (!srv6_pending_update(&d->pend, &d->conf))
+		return;
+	/* a failed publish is retried by the source refresh (sources_dirty) */
+	d->sources_dirty = conf_publish(d, &d->conf, err, sizeof(err)) < 0;
+	if (d->sources_dirty)
+		srv6_log(LOG_ERR, "publishing completed entries: %s", err);
+	srv6_pending_log(&d->pend, &d->conf);
+	notify_status(d, "");
 }
 
 static void check_forwarding(void)
@@ -819,6 +1082,8 @@ static int watch_workers(struct daemon *d)
 		if (e < 0) {
 			srv6_log(LOG_ERR, "queue %u: worker stopped: %s", srv6_nfq_queue(d->workers[i].nfq),
 				 strerror(-e));
+			srv6_ctlsock_event(d->ctl, "worker", "queue %u: stopped: %s",
+					   srv6_nfq_queue(d->workers[i].nfq), strerror(-e));
 			dead++;
 		}
 	}
@@ -853,14 +1118,6 @@ static void stop_all(struct daemon *d)
 	d->steered = false;
 	for (unsigned int i = 0; i < d->nworkers; i++)
 		srv6_worker_stop(&d->workers[i]);
-}
-
-/* "STATUS=" for the service manager: one line on what runs. */
-static void notify_status(const struct daemon *d, const char *head)
-{
-	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s",
-		    head, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
-		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none");
 }
 
 /* --check: the file parsed; now the host.  Exit code. */
@@ -912,11 +1169,799 @@ static void watchdog_tick(struct daemon *d, struct srv6_liveness *live,
 {
 	unsigned int stuck = 0;
 
-	if (workers_alive(d, live, &stuck))
+	if (workers_alive(d, live, &stuck)) {
 		srv6_notify("WATCHDOG=1");
-	else
+		if (d->wd_stuck)
+			srv6_ctlsock_event(d->ctl, "worker", "progress again: watchdog pings resume");
+		d->wd_stuck = false;
+	} else {
 		srv6_log_rl(rl, LOG_ERR, "queue %u: worker made no progress: withholding the "
 			    "watchdog ping", srv6_nfq_queue(d->workers[stuck].nfq));
+		if (!d->wd_stuck)   /* events on the transitions only */
+			srv6_ctlsock_event(d->ctl, "worker", "queue %u: no progress: withholding the "
+					   "watchdog ping", srv6_nfq_queue(d->workers[stuck].nfq));
+		d->wd_stuck = true;
+	}
+}
+
+/* ---- control socket: srv6ctl's commands (docs/CONTROL.md) ---- */
+
+/* Copies of the published entries, taken under the cache's read lock. */
+struct ent_list {
+	struct srv6_sid_entry *sid;
+	struct srv6_policy_entry *pol;
+	size_t n, cap;
+	bool oom;
+};
+
+static void *grow(void *v, size_t *cap, size_t n, size_t size, bool *oom)
+{
+	void *nv;
+
+	if (n < *cap)
+		return v;
+	nv = realloc(v, (*cap ? *cap * 2 : 64) * size);
+	if (!nv) {
+		*oom = true;
+		return v;
+	}
+	*cap = *cap ? *cap * 2 : 64;
+	return nv;
+}
+
+static void collect_sid(const struct srv6_sid_entry *e, void *arg)
+{
+	struct ent_list *l = arg;
+
+	l->sid = grow(l->sid, &l->cap, l->n, sizeof(*e), &l->oom);
+	if (l->n < l->cap)
+		l->sid[l->n++] = *e;
+}
+
+static void collect_pol(const struct srv6_policy_entry *e, void *arg)
+{
+	struct ent_list *l = arg;
+
+	l->pol = grow(l->pol, &l->cap, l->n, sizeof(*e), &l->oom);
+	if (l->n < l->cap)
+		l->pol[l->n++] = *e;
+}
+
+/* "ADDR" or "ADDR/LEN" of @family (AF_UNSPEC: either) for show/del filters. */
+static int parse_pfx(const char *s, int *family, void *addr, uint8_t *plen, char *err,
+		     size_t errlen)
+{
+	char buf[INET6_ADDRSTRLEN + 8], *slash;
+	int fam = strchr(s, ':') ? AF_INET6 : AF_INET;
+	unsigned long len = fam == AF_INET6 ? 128 : 32, max = len;
+	char *end;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	slash = strchr(buf, '/');
+	if (slash) {
+		*slash = '\0';
+		errno = 0;
+		len = strtoul(slash + 1, &end, 10);
+		if (!slash[1] || *end || errno || len > max)
+			goto bad;
+	}
+	if ((*family != AF_UNSPEC && *family != fam) || inet_pton(fam, buf, addr) != 1)
+		goto bad;
+	*family = fam;
+	*plen = (uint8_t)len;
+	return 0;
+bad:
+	snprintf(err, errlen, "bad prefix \"%.60s\"", s);
+	return -EINVAL;
+}
+
+static void json_counters(FILE *o, const struct srv6_counters *ct)
+{
+	fprintf(o, "{\"packets\":%llu,\"bytes\":%llu,\"errors\":%llu,\"drops\":{",
+		(unsigned long long)ct->packets, (unsigned long long)ct->bytes,
+		(unsigned long long)ct->errors);
+	for (int r = 1; r < SRV6_DROP_MAX; r++)
+		fprintf(o, "%s\"%s\":%llu", r > 1 ? "," : "", srv6_drop_name((enum srv6_drop)r),
+			(unsigned long long)ct->drops[r]);
+	fprintf(o, "}}");
+}
+
+static void text_counters(FILE *o, const struct srv6_counters *ct)
+{
+	fprintf(o, "    packets %llu bytes %llu errors %llu\n    drops",
+		(unsigned long long)ct->packets, (unsigned long long)ct->bytes,
+		(unsigned long long)ct->errors);
+	for (int r = 1; r < SRV6_DROP_MAX; r++)
+		fprintf(o, " %s %llu", srv6_drop_name((enum srv6_drop)r),
+			(unsigned long long)ct->drops[r]);
+	fprintf(o, "\n");
+}
+
+/* sid show [SID] / route show [PREFIX] */
+static int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *o,
+		    char *err, size_t errlen)
+{
+	struct ent_list l = { 0 };
+	uint8_t want[16] = { 0 }, plen = 0;
+	int fam = policy ? AF_UNSPEC : AF_INET6;
+	size_t shown = 0;
+
+	if (q->argc && parse_pfx(q->argv[0], &fam, want, &plen, err, errlen))
+		return -EINVAL;
+	if (policy)
+		srv6_cache_foreach_policy(d->cache, collect_pol, &l);
+	else
+		srv6_cache_foreach_sid(d->cache, collect_sid, &l);
+	if (l.oom) {
+		free(l.sid);
+		free(l.pol);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (q->json)
+		fprintf(o, "[");
+	for (size_t i = 0; i < l.n; i++) {
+		char line[SRV6_CONF_LINE_MAX], a[INET6_ADDRSTRLEN];
+		int family = policy ? l.pol[i].family : AF_INET6;
+		const void *addr = policy ? (const void *)&l.pol[i].prefix : &l.sid[i].prefix;
+		uint8_t pl = policy ? l.pol[i].plen : l.sid[i].plen;
+		uint32_t id = policy ? l.pol[i].id : l.sid[i].id;
+		struct srv6_counters ct;
+
+		if (q->argc && (fam != family || pl != plen ||
+				memcmp(addr, want, family == AF_INET6 ? 16 : 4)))
+			continue;
+		if (policy) {
+			struct srv6_conf_route r = { .family = family, .plen = pl, .pol = l.pol[i].pol };
+
+			memcpy(&r.prefix, addr, family == AF_INET6 ? 16 : 4);
+			srv6_route_format(line, sizeof(line), &r);
+		} else {
+			srv6_sid_format(line, sizeof(line), &l.sid[i].prefix, pl, &l.sid[i].cfg);
+		}
+		inet_ntop(family, addr, a, sizeof(a));
+		ctr_read(d, policy, id, family, addr, pl, &ct);
+		if (q->json) {
+			fprintf(o, "%s{\"%s\":\"%s/%u\",\"family\":\"%s\",\"prefix\":\"%s\",\"plen\":%u,",
+				shown ? "," : "", policy ? "route" : "sid", a, pl,
+				family == AF_INET6 ? "inet6" : "inet", a, pl);
+			if (policy)
+				fprintf(o, "\"mode\":\"%s\",\"segs\":[", srv6_mode_name(l.pol[i].pol.mode));
+			else
+				fprintf(o, "\"action\":\"%s\",\"segs\":[", srv6_action_name(l.sid[i].cfg.action));
+			for (unsigned int k = 0; k < (policy ? l.pol[i].pol.nsegs : l.sid[i].cfg.nsegs); k++) {
+				char sg[INET6_ADDRSTRLEN];
+
+				inet_ntop(AF_INET6, policy ? &l.pol[i].pol.segs[k] : &l.sid[i].cfg.segs[k],
+					  sg, sizeof(sg));
+				fprintf(o, "%s\"%s\"", k ? "," : "", sg);
+			}
+			fprintf(o, "],\"conf\":");
+			srv6_json_str(o, line);
+			if (q->stats) {
+				fprintf(o, ",\"stats\":");
+				json_counters(o, &ct);
+			}
+			fprintf(o, "}");
+		} else {
+			/* the conf line without its first word, as `ip route` prints */
+			fprintf(o, "%s\n", strchr(line, ' ') + 1);
+			if (q->stats)
+				text_counters(o, &ct);
+		}
+		shown++;
+	}
+	if (q->json)
+		fprintf(o, "]\n");
+	free(l.sid);
+	free(l.pol);
+	if (q->argc && !shown) {
+		snprintf(err, errlen, "%s %s: not configured", policy ? "route" : "sid", q->argv[0]);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* A copy of the running conf (arrays duplicated; the HMAC lines too, their
+ * secrets to be reread by conf_apply() as on a reload).  0 or -ENOMEM. */
+static int conf_dup(const struct srv6_conf *src, struct srv6_conf *dst, size_t extra_sids,
+		    size_t extra_routes)
+{
+	*dst = *src;
+	dst->sids = malloc((src->nsids + extra_sids + 1) * sizeof(*dst->sids));
+	dst->routes = malloc((src->nroutes + extra_routes + 1) * sizeof(*dst->routes));
+	if (!dst->sids || !dst->routes || srv6_hmac_set_dup(src->hmac, &dst->hmac) < 0) {
+		free(dst->sids);
+		free(dst->routes);
+		srv6_conf_init(dst);
+		return -ENOMEM;
+	}
+	if (src->nsids)
+		memcpy(dst->sids, src->sids, src->nsids * sizeof(*dst->sids));
+	if (src->nroutes)
+		memcpy(dst->routes, src->routes, src->nroutes * sizeof(*dst->routes));
+	return 0;
+}
+
+/* sid add / sid del / route add / route del: a new conf, applied whole
+ * (one RCU swap); it lasts until the next reload. */
+static int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
+		      size_t errlen)
+{
+	bool add = q->cmd->op == SRV6_CTL_SID_ADD || q->cmd->op == SRV6_CTL_ROUTE_ADD;
+	bool route = q->cmd->op == SRV6_CTL_ROUTE_ADD || q->cmd->op == SRV6_CTL_ROUTE_DEL;
+	char warn[SRV6_CONF_ERRLEN] = "", what[32];
+	struct srv6_conf nc;
+	struct srv6_conf_sid sd = { 0 };
+	struct srv6_conf_route rt = { 0 };
+	int family = route ? AF_UNSPEC : AF_INET6;
+	uint8_t addr[16] = { 0 }, plen = 0;
+	size_t i, n;
+	int r;
+
+	snprintf(what, sizeof(what), "%s %s", q->cmd->object, q->cmd->command);
+	if (add && !route) {
+		if (srv6_sid_parse_words(q->argc, (char **)q->argv, &sd.prefix, &sd.plen, &sd.cfg, err, errlen))
+			return -EINVAL;
+		snprintf(warn, sizeof(warn), "%s", err);
+		if (srv6_conf_check_sid_tables(&d->conf, &sd.cfg, err, errlen))
+			return -EINVAL;
+		family = AF_INET6;
+		memcpy(addr, &sd.prefix, 16);
+		plen = sd.plen;
+	} else if (add) {
+		if (srv6_route_parse_words(q->argc, (char **)q->argv, &rt, err, errlen))
+			return -EINVAL;
+		snprintf(warn, sizeof(warn), "%s", err);
+		family = rt.family;
+		memcpy(addr, &rt.prefix, family == AF_INET6 ? 16 : 4);
+		plen = rt.plen;
+	} else if (parse_pfx(q->argv[0], &family, addr, &plen, err, errlen)) {
+		return -EINVAL;
+	}
+	if (conf_dup(&d->conf, &nc, 1, 1) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* the entry with this prefix, if any */
+	n = route ? nc.nroutes : nc.nsids;
+	for (i = 0; i < n; i++) {
+		if (route ? nc.routes[i].family == family && nc.routes[i].plen == plen &&
+			    !memcmp(&nc.routes[i].prefix, addr, family == AF_INET6 ? 16 : 4)
+			  : nc.sids[i].plen == plen && !memcmp(&nc.sids[i].prefix, addr, 16))
+			break;
+	}
+	if (!add && i == n) {
+		srv6_conf_free(&nc);
+		snprintf(err, errlen, "%s %s: not configured", q->cmd->object, q->argv[0]);
+		return -ENOENT;
+	}
+	if (route) {
+		if (!add)
+			memmove(&nc.routes[i], &nc.routes[i + 1], (--nc.nroutes - i) * sizeof(rt));
+		else
+			nc.routes[i == n ? nc.nroutes++ : i] = rt;
+	} else {
+		if (!add)
+			memmove(&nc.sids[i], &nc.sids[i + 1], (--nc.nsids - i) * sizeof(sd));
+		else
+			nc.sids[i == n ? nc.nsids++ : i] = sd;
+	}
+	/* a `hmac KEYID` names a key of the running conf (file: conf_finish) */
+	if (add) {
+		unsigned int line;
+
+		r = srv6_hmac_conf_finish(&nc, &line, err, errlen);
+		if (r < 0) {
+			srv6_conf_free(&nc);
+			return r;
+		}
+	}
+	r = conf_apply(d, &nc, what, err, errlen);
+	if (r < 0) {
+		srv6_ctlsock_event(d->ctl, q->cmd->object, "%s %s failed: %s", q->cmd->command,
+				   q->argv[0], err);
+		return r;
+	}
+	srv6_log(LOG_NOTICE, "%s %s (srv6ctl; until the next reload)", what, q->argv[0]);
+	srv6_ctlsock_event(d->ctl, q->cmd->object, "%s %s", add ? (i == n ? "added" : "replaced") :
+			   "deleted", q->argv[0]);
+	if (warn[0])
+		fprintf(o, "warning: %s\n", warn);
+	fprintf(o, "%s %s %s; lasts until the next reload of %s\n", q->cmd->object, q->argv[0],
+		add ? (i == n ? "added" : "replaced") : "deleted", d->conf_path);
+	if (add && d->conf.steer != SRV6_STEER_AUTO)
+		fprintf(o, "steer none: its packets reach srv6d once your rules send them "
+			"(srv6ctl steer show --template)\n");
+	return 0;
+}
+
+/* The kernel's counters of @queue; false when it has none for it. */
+static bool kq_find(const char *proc, unsigned int queue, struct srv6_nfq_kstats *k)
+{
+	return proc && srv6_nfq_proc_find(proc, queue, k) == 0;
+}
+
+static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
+{
+	char proc[16384];
+	bool have = srv6_nfq_proc_read(proc, sizeof(proc)) == 0;
+
+	if (q->json)
+		fprintf(o, "[");
+	for (unsigned int i = 0; i < d->nworkers; i++) {
+		struct srv6_worker_stats s;
+		struct srv6_nfq_stats n;
+		struct srv6_nfq_kstats k = { 0 };
+		unsigned int qn = srv6_nfq_queue(d->workers[i].nfq);
+		bool kk = kq_find(have ? proc : NULL, qn, &k);
+
+		worker_read(d, i, &s, &n);
+		if (q->json) {
+			fprintf(o, "%s{\"queue\":%u,\"packets\":%llu,\"verdicts\":%llu,\"batches\":%llu,"
+				"\"accepted\":%llu,\"dropped\":%llu,\"miss\":%llu,\"injected\":%llu,"
+				"\"enobufs\":%llu,\"fail_open\":%s,\"kernel\":", i ? "," : "", qn,
+				(unsigned long long)s.packets, (unsigned long long)n.verdicts,
+				(unsigned long long)s.batches, (unsigned long long)s.accepted,
+				(unsigned long long)s.dropped, (unsigned long long)s.miss,
+				(unsigned long long)s.injected, (unsigned long long)n.enobufs,
+				d->conf.fail_open ? "true" : "false");
+			if (kk)
+				fprintf(o, "{\"waiting\":%llu,\"queue_dropped\":%llu,\"user_dropped\":%llu,"
+					"\"id_sequence\":%llu,\"portid\":%u}}",
+					(unsigned long long)k.waiting, (unsigned long long)k.queue_dropped,
+					(unsigned long long)k.user_dropped,
+					(unsigned long long)k.id_sequence, k.portid);
+			else
+				fprintf(o, "null}");
+		} else {
+			fprintf(o, "queue %u fail-open %s\n    packets %llu verdicts %llu batches %llu "
+				"accepted %llu dropped %llu miss %llu injected %llu enobufs %llu\n", qn,
+				d->conf.fail_open ? "yes" : "no", (unsigned long long)s.packets,
+				(unsigned long long)n.verdicts, (unsigned long long)s.batches,
+				(unsigned long long)s.accepted, (unsigned long long)s.dropped,
+				(unsigned long long)s.miss, (unsigned long long)s.injected,
+				(unsigned long long)n.enobufs);
+			if (kk)
+				fprintf(o, "    kernel waiting %llu queue-dropped %llu user-dropped %llu "
+					"id-sequence %llu\n", (unsigned long long)k.waiting,
+					(unsigned long long)k.queue_dropped,
+					(unsigned long long)k.user_dropped,
+					(unsigned long long)k.id_sequence);
+			else
+				fprintf(o, "    kernel: no counters (/proc/net/netfilter/nfnetlink_queue)\n");
+		}
+	}
+	if (q->json)
+		fprintf(o, "]\n");
+	return 0;
+}
+
+/* steer show [--template] */
+static int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
+		     size_t errlen)
+{
+	bool tmpl = q->argc == 1;
+	struct srv6_steer_cfg sc;
+	char what[512] = "";
+	int r, state = -1;
+
+	if (q->argc && strcmp(q->argv[0], "--template")) {
+		snprintf(err, errlen, "unknown option \"%.40s\" (--template)", q->argv[0]);
+		return -EINVAL;
+	}
+	if (steer_cfg_make(d, &d->conf, &sc) < 0) {
+		srv6_steer_cfg_release(&sc);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (!tmpl && d->steered)
+		state = srv6_steer_check(&sc, what, sizeof(what));
+	if (q->json) {
+		fprintf(o, "{\"mode\":\"%s\",\"chain\":", d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none");
+		srv6_json_str(o, steer_chain(d));
+		fprintf(o, ",\"installed\":%s,\"state\":\"%s\",\"detail\":",
+			d->steered && !tmpl ? "true" : "false",
+			state == 0 ? "intact" : state > 0 ? "changed" : "unknown");
+		srv6_json_str(o, what);
+		fprintf(o, ",\"repairs\":%llu,\"rules\":{",
+			(unsigned long long)(d->steer_repairs - d->base_repairs));
+	} else if (!tmpl) {
+		fprintf(o, "steer %s chain %s: %s%s\n", d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
+			steer_chain(d), !d->steered ? "not installed" : state == 0 ? "installed, intact" :
+			state > 0 ? "installed, changed: " : "installed, check failed: ",
+			d->steered && state != 0 ? what : "");
+	}
+	r = 0;
+	for (int fam = 0; fam < 2 && r == 0; fam++) {
+		int family = fam ? AF_INET : AF_INET6;
+		int n;
+		char *buf;
+
+		if (family == AF_INET && !sc.npol4)
+			continue;
+		if (!tmpl && !d->steered && !q->json)
+			break;
+		n = srv6_steer_format(&sc, family, NULL, 0);
+		if (n < 0 || !(buf = malloc((size_t)n + 1))) {
+			r = n < 0 ? n : -ENOMEM;
+			break;
+		}
+		srv6_steer_format(&sc, family, buf, (size_t)n + 1);
+		if (q->json) {
+			fprintf(o, "%s\"%s\":", fam ? "," : "", family == AF_INET6 ? "ip6tables" : "iptables");
+			srv6_json_str(o, (d->steered || tmpl) ? buf : "");
+		} else {
+			fprintf(o, "# %s --noflush\n%s", family == AF_INET6 ? "ip6tables-restore" :
+				"iptables-restore", buf);
+		}
+		free(buf);
+	}
+	if (q->json)
+		fprintf(o, "}}\n");
+	srv6_steer_cfg_release(&sc);
+	if (r < 0)
+		snprintf(err, errlen, "formatting the rules: %s", strerror(-r));
+	return r;
+}
+
+static bool path_exists(const char *p)
+{
+	return access(p, F_OK) == 0;
+}
+
+static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
+{
+	static const struct { const char *name, *path; } feats[] = {
+		{ "seg6", "/proc/sys/net/ipv6/seg6_flowlabel" },
+		{ "nfnetlink_queue", "/proc/net/netfilter/nfnetlink_queue" },
+		{ "ip6tables_raw", "/proc/net/ip6_tables_names" },
+	};
+	time_t now = time(NULL);
+	char loaded[64];
+	struct tm tm;
+
+	gmtime_r(&d->loaded, &tm);
+	strftime(loaded, sizeof(loaded), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (q->json) {
+		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
+			(long)getpid(), (long long)(now - d->started));
+		srv6_json_str(o, d->conf_path);
+		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"contexts\":%zu,\"queues\":[%u,%u],"
+			"\"steer\":\"%s\",\"steering_installed\":%s,\"egress\":{\"ipv6\":\"%s\",\"ipv6_why\":",
+			loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh),
+			d->conf.queue_first, d->conf.queue_last,
+			d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", d->steered ? "true" : "false",
+			d->inject6 ? "inject" : "verdict");
+		srv6_json_str(o, d->egress_why);
+		fprintf(o, ",\"ipv4\":\"%s\",\"l2\":\"%s\",\"device\":", d->injdev.ifindex ? "inject" : "unsupported",
+			d->injdev.ifindex ? "oif" : "unsupported");
+		srv6_json_str(o, d->injdev.ifindex ? d->injdev.name : "");
+		fprintf(o, "},\"kernel\":{");
+		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+			fprintf(o, "%s\"%s\":%s", i ? "," : "", feats[i].name,
+				path_exists(feats[i].path) ? "true" : "false");
+		fprintf(o, ",\"seg6_flowlabel\":%d}}\n", d->flowlabel_mode);
+		return 0;
+	}
+	fprintf(o, "srv6d %s pid %ld uptime %llds\n", SRV6D_VERSION, (long)getpid(),
+		(long long)(now - d->started));
+	fprintf(o, "config %s loaded %s: %zu SIDs, %zu routes, %zu next-hop contexts\n",
+		d->conf_path, loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh));
+	fprintf(o, "queues %u-%u fail-open %s, steer %s (%s)\n", d->conf.queue_first,
+		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
+		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
+		d->steered ? "installed" : "not installed");
+	fprintf(o, "egress ipv6 %s%s (%s)\n", d->inject6 ? "injected through " : "verdicts",
+		d->inject6 ? d->injdev.name : "", d->egress_why);
+	if (d->injdev.ifindex)
+		fprintf(o, "egress ipv4 injected through %s; l2 frames sent on their oif\n",
+			d->injdev.name);
+	else
+		fprintf(o, "egress ipv4 and l2: no injection device (dropped, counted as unsupported)\n");
+	fprintf(o, "kernel");
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
+		fprintf(o, " %s %s", feats[i].name, path_exists(feats[i].path) ? "yes" : "no");
+	fprintf(o, " seg6_flowlabel %d\n", d->flowlabel_mode);
+	return 0;
+}
+
+/* Prometheus text exposition format (docs/CONTROL.md lists the names). */
+static void prom_head(FILE *o, const char *name, const char *type, const char *help)
+{
+	fprintf(o, "# HELP srv6d_%s %s\n# TYPE srv6d_%s %s\n", name, help, name, type);
+}
+
+struct prom_row {
+	const char *labels;          /* name="value",... */
+	struct srv6_counters ct;
+};
+
+static void prom_counters(FILE *o, const char *what, struct prom_row *rows, size_t n)
+{
+	char name[64];
+	static const char *const f[] = { "packets", "bytes", "errors" };
+
+	for (int k = 0; k < 3; k++) {
+		snprintf(name, sizeof(name), "%s_%s_total", what, f[k]);
+		prom_head(o, name, "counter", k == 0 ? "Packets processed successfully." :
+			  k == 1 ? "Bytes of the packets processed successfully." :
+			  "Packets not processed successfully.");
+		for (size_t i = 0; i < n; i++)
+			fprintf(o, "srv6d_%s{%s} %llu\n", name, rows[i].labels, (unsigned long long)
+				(k == 0 ? rows[i].ct.packets : k == 1 ? rows[i].ct.bytes : rows[i].ct.errors));
+	}
+	snprintf(name, sizeof(name), "%s_drops_total", what);
+	prom_head(o, name, "counter", "Packets dropped, by reason.");
+	for (size_t i = 0; i < n; i++)
+		for (int r = 1; r < SRV6_DROP_MAX; r++)
+			fprintf(o, "srv6d_%s{%s,reason=\"%s\"} %llu\n", name, rows[i].labels,
+				srv6_drop_name((enum srv6_drop)r), (unsigned long long)rows[i].ct.drops[r]);
+}
+
+static int ctl_prometheus(struct daemon *d, FILE *o)
+{
+	struct ent_list ls = { 0 }, lp = { 0 };
+	struct prom_row *rows;
+	char (*lab)[160];
+	size_t n;
+	char proc[16384];
+	bool have = srv6_nfq_proc_read(proc, sizeof(proc)) == 0;
+
+	srv6_cache_foreach_sid(d->cache, collect_sid, &ls);
+	srv6_cache_foreach_policy(d->cache, collect_pol, &lp);
+	n = ls.n > lp.n ? ls.n : lp.n;
+	rows = calloc(n + 1, sizeof(*rows));
+	lab = calloc(n + 1, sizeof(*lab));
+	if (ls.oom || lp.oom || !rows || !lab) {
+		free(ls.sid);
+		free(lp.pol);
+		free(rows);
+		free(lab);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ls.n; i++) {
+		char a[INET6_ADDRSTRLEN];
+
+		inet_ntop(AF_INET6, &ls.sid[i].prefix, a, sizeof(a));
+		snprintf(lab[i], sizeof(lab[i]), "sid=\"%s/%u\",action=\"%s\"", a, ls.sid[i].plen,
+			 srv6_action_name(ls.sid[i].cfg.action));
+		rows[i].labels = lab[i];
+		ctr_read(d, false, ls.sid[i].id, AF_INET6, &ls.sid[i].prefix, ls.sid[i].plen, &rows[i].ct);
+	}
+	prom_counters(o, "sid", rows, ls.n);
+	for (size_t i = 0; i < lp.n; i++) {
+		char a[INET6_ADDRSTRLEN];
+
+		inet_ntop(lp.pol[i].family, &lp.pol[i].prefix, a, sizeof(a));
+		snprintf(lab[i], sizeof(lab[i]), "route=\"%s/%u\",mode=\"%s\"", a, lp.pol[i].plen,
+			 srv6_mode_name(lp.pol[i].pol.mode));
+		rows[i].labels = lab[i];
+		ctr_read(d, true, lp.pol[i].id, lp.pol[i].family, &lp.pol[i].prefix, lp.pol[i].plen,
+			 &rows[i].ct);
+	}
+	prom_counters(o, "route", rows, lp.n);
+	free(ls.sid);
+	free(lp.pol);
+	free(rows);
+	free(lab);
+	{
+		static const struct { const char *name, *help; size_t off; bool nfq; } qf[] = {
+			{ "queue_packets_total", "Packets received from the queue.",
+			  offsetof(struct srv6_worker_stats, packets), false },
+			{ "queue_verdicts_total", "Verdicts sent.", offsetof(struct srv6_nfq_stats, verdicts), true },
+			{ "queue_batches_total", "Receive batches processed.",
+			  offsetof(struct srv6_worker_stats, batches), false },
+			{ "queue_accepted_total", "Packets accepted rewritten.",
+			  offsetof(struct srv6_worker_stats, accepted), false },
+			{ "queue_dropped_total", "Packets dropped by srv6d.",
+			  offsetof(struct srv6_worker_stats, dropped), false },
+			{ "queue_miss_total", "Packets matching no SID or policy (accepted unchanged).",
+			  offsetof(struct srv6_worker_stats, miss), false },
+			{ "queue_injected_total", "Results handed to the injection egress.",
+			  offsetof(struct srv6_worker_stats, injected), false },
+			{ "queue_enobufs_total", "Receive overruns (the kernel dropped packets).",
+			  offsetof(struct srv6_nfq_stats, enobufs), true },
+		};
+
+		for (size_t f = 0; f < sizeof(qf) / sizeof(qf[0]); f++) {
+			prom_head(o, qf[f].name, "counter", qf[f].help);
+			for (unsigned int i = 0; i < d->nworkers; i++) {
+				struct srv6_worker_stats s;
+				struct srv6_nfq_stats q;
+
+				worker_read(d, i, &s, &q);
+				fprintf(o, "srv6d_%s{queue=\"%u\"} %llu\n", qf[f].name,
+					srv6_nfq_queue(d->workers[i].nfq), (unsigned long long)
+					*(const uint64_t *)((const char *)(qf[f].nfq ? (void *)&q : (void *)&s) + qf[f].off));
+			}
+		}
+	}
+	{
+		static const char *const kn[] = { "queue_kernel_waiting", "queue_kernel_dropped_total",
+						  "queue_kernel_user_dropped_total" };
+		static const char *const kh[] = { "Packets waiting for a verdict in the kernel.",
+						  "Packets the kernel dropped: queue full.",
+						  "Packets the kernel dropped: socket buffer full." };
+
+		for (int f = 0; f < 3; f++) {
+			prom_head(o, kn[f], f ? "counter" : "gauge", kh[f]);
+			for (unsigned int i = 0; i < d->nworkers; i++) {
+				struct srv6_nfq_kstats k;
+				unsigned int qn = srv6_nfq_queue(d->workers[i].nfq);
+
+				if (kq_find(have ? proc : NULL, qn, &k))
+					fprintf(o, "srv6d_%s{queue=\"%u\"} %llu\n", kn[f], qn, (unsigned long long)
+						(f == 0 ? k.waiting : f == 1 ? k.queue_dropped : k.user_dropped));
+			}
+		}
+	}
+	prom_head(o, "steering_repairs_total", "counter", "Times the steering was found changed and reinstalled.");
+	fprintf(o, "srv6d_steering_repairs_total %llu\n",
+		(unsigned long long)(d->steer_repairs - d->base_repairs));
+	prom_head(o, "start_time_seconds", "gauge", "Start time, Unix seconds.");
+	fprintf(o, "srv6d_start_time_seconds %lld\n", (long long)d->started);
+	prom_head(o, "config_load_time_seconds", "gauge", "Last configuration load, Unix seconds.");
+	fprintf(o, "srv6d_config_load_time_seconds %lld\n", (long long)d->loaded);
+	prom_head(o, "sids", "gauge", "Local SIDs configured.");
+	fprintf(o, "srv6d_sids %zu\n", d->conf.nsids);
+	prom_head(o, "routes", "gauge", "Headend policies configured.");
+	fprintf(o, "srv6d_routes %zu\n", d->conf.nroutes);
+	return 0;
+}
+
+/* stats show [--format text|json|prometheus] */
+static int ctl_stats(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
+		     size_t errlen)
+{
+	const char *fmt = q->json ? "json" : "text";
+
+	if (q->argc == 1 || (q->argc == 2 && strcmp(q->argv[0], "--format"))) {
+		snprintf(err, errlen, "stats show: expected --format text|json|prometheus");
+		return -EINVAL;
+	}
+	if (q->argc == 2)
+		fmt = q->argv[1];
+	if (!strcmp(fmt, "prometheus")) {
+		if (ctl_prometheus(d, o) < 0) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+		return 0;
+	}
+	if (!strcmp(fmt, "text"))
+		return fill_stats(o, d);
+	if (strcmp(fmt, "json")) {
+		snprintf(err, errlen, "unknown format \"%.40s\" (text, json or prometheus)", fmt);
+		return -EINVAL;
+	}
+	{
+		struct srv6_ctl_req sq = { .cmd = q->cmd, .json = true, .stats = true };
+
+		fprintf(o, "{\"sids\":");
+		if (ctl_show(d, &sq, false, o, err, errlen) < 0)
+			return -ENOMEM;
+		fprintf(o, ",\"routes\":");
+		if (ctl_show(d, &sq, true, o, err, errlen) < 0)
+			return -ENOMEM;
+		fprintf(o, ",\"queues\":");
+		ctl_queue(d, &sq, o);
+		fprintf(o, ",\"steering\":{\"repairs\":%llu}}\n",
+			(unsigned long long)(d->steer_repairs - d->base_repairs));
+	}
+	return 0;
+}
+
+/* stats reset: remember every counter now (kernel counters are not ours) */
+static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
+{
+	struct ent_list ls = { 0 }, lp = { 0 };
+	uint32_t maxs = 0, maxp = 0;
+	struct ctr_base *bs, *bp;
+	struct srv6_worker_stats *bw;
+	struct srv6_nfq_stats *bq;
+
+	srv6_cache_foreach_sid(d->cache, collect_sid, &ls);
+	srv6_cache_foreach_policy(d->cache, collect_pol, &lp);
+	for (size_t i = 0; i < ls.n; i++)
+		maxs = ls.sid[i].id + 1 > maxs ? ls.sid[i].id + 1 : maxs;
+	for (size_t i = 0; i < lp.n; i++)
+		maxp = lp.pol[i].id + 1 > maxp ? lp.pol[i].id + 1 : maxp;
+	bs = calloc(maxs + 1, sizeof(*bs));
+	bp = calloc(maxp + 1, sizeof(*bp));
+	bw = calloc(d->nworkers + 1, sizeof(*bw));
+	bq = calloc(d->nworkers + 1, sizeof(*bq));
+	if (ls.oom || lp.oom || !bs || !bp || !bw || !bq) {
+		free(bs);
+		free(bp);
+		free(bw);
+		free(bq);
+		free(ls.sid);
+		free(lp.pol);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ls.n; i++) {
+		struct ctr_base *b = &bs[ls.sid[i].id];
+
+		*b = (struct ctr_base){ .set = true, .family = AF_INET6, .plen = ls.sid[i].plen };
+		memcpy(b->addr, &ls.sid[i].prefix, 16);
+		srv6_cache_counters(d->cache, false, ls.sid[i].id, &b->c);
+	}
+	for (size_t i = 0; i < lp.n; i++) {
+		struct ctr_base *b = &bp[lp.pol[i].id];
+
+		*b = (struct ctr_base){ .set = true, .family = (uint8_t)lp.pol[i].family,
+					.plen = lp.pol[i].plen };
+		memcpy(b->addr, &lp.pol[i].prefix, lp.pol[i].family == AF_INET6 ? 16 : 4);
+		srv6_cache_counters(d->cache, true, lp.pol[i].id, &b->c);
+	}
+	for (unsigned int i = 0; i < d->nworkers; i++) {
+		srv6_worker_stats_read(&d->workers[i], &bw[i]);
+		srv6_nfq_stats_read(d->workers[i].nfq, &bq[i]);
+	}
+	free(d->base_sid);
+	free(d->base_pol);
+	free(d->base_w);
+	free(d->base_q);
+	d->base_sid = bs;
+	d->nbase_sid = maxs;
+	d->base_pol = bp;
+	d->nbase_pol = maxp;
+	d->base_w = bw;
+	d->base_q = bq;
+	d->base_repairs = d->steer_repairs;
+	free(ls.sid);
+	free(lp.pol);
+	srv6_log(LOG_NOTICE, "counters reset (srv6ctl)");
+	srv6_ctlsock_event(d->ctl, "stats", "reset");
+	fprintf(o, "counters reset (the kernel's queue counters are not srv6d's to reset)\n");
+	return 0;
+}
+
+/* srv6_ctl_handler: one request.  Control thread. */
+static int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, size_t errlen)
+{
+	struct daemon *d = arg;
+	int r;
+
+	switch (q->cmd->op) {
+	case SRV6_CTL_SID_SHOW:
+		return ctl_show(d, q, false, o, err, errlen);
+	case SRV6_CTL_ROUTE_SHOW:
+		return ctl_show(d, q, true, o, err, errlen);
+	case SRV6_CTL_SID_ADD:
+	case SRV6_CTL_SID_DEL:
+	case SRV6_CTL_ROUTE_ADD:
+	case SRV6_CTL_ROUTE_DEL:
+		return ctl_change(d, q, o, err, errlen);
+	case SRV6_CTL_QUEUE_SHOW:
+		return ctl_queue(d, q, o);
+	case SRV6_CTL_STEER_SHOW:
+		return ctl_steer(d, q, o, err, errlen);
+	case SRV6_CTL_STATUS:
+		return ctl_status(d, q, o);
+	case SRV6_CTL_STATS_SHOW:
+		return ctl_stats(d, q, o, err, errlen);
+	case SRV6_CTL_STATS_RESET:
+		return ctl_reset(d, o, err, errlen);
+	case SRV6_CTL_RELOAD:
+		srv6_notify_reloading();
+		r = reload(d, err, errlen);
+		notify_status(d, "READY=1\n");
+		if (r < 0)
+			return r;
+		fprintf(o, "reloaded %s: %zu SIDs, %zu routes\n", d->conf_path, d->conf.nsids,
+			d->conf.nroutes);
+		return 0;
+	case SRV6_CTL_MONITOR:
+		return SRV6_CTL_MONITOR_KEEP;
+	case SRV6_CTL_IMPORT:
+	case SRV6_CTL_OP_MAX:
+		break;
+	}
+	snprintf(err, errlen, "not a daemon command");
+	return -EINVAL;
 }
 
 int main(int argc, char **argv)
@@ -931,9 +1976,10 @@ int main(int argc, char **argv)
 	struct srv6_liveness live = { 0 };
 	struct srv6_ratelimit wd_rl = { 0 };
 	uint64_t wd_usec, wd_next, src_next, watch_next;
-	int pid_fd = -1, ready_fd = -1;
+	int pid_fd = -1, ready_fd = -1, sig_fd = -1;
 	sigset_t set;
 	int opt, r, rc = EXIT_START, lock_fd = -1;
+	unsigned int ticks = 0;
 
 	build_opts(lopts, sopts);
 	while ((opt = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
@@ -955,6 +2001,9 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			d.stats_path = optarg;
+			break;
+		case 'S':
+			d.ctl_path = optarg;
 			break;
 		case 'V':
 			printf("srv6d %s\n", SRV6D_VERSION);
@@ -979,6 +2028,7 @@ int main(int argc, char **argv)
 		return EXIT_CONF;
 	}
 	if (check_only) {
+		conf_warnings(&d.conf, stderr);
 		rc = check_conf(&d, verbose);
 		srv6_conf_free(&d.conf);
 		return rc;
@@ -1014,6 +2064,7 @@ int main(int argc, char **argv)
 			goto out_conf;
 		}
 	}
+	conf_warnings(&d.conf, NULL);
 	check_forwarding();
 	read_sysctls(&d);
 
@@ -1024,6 +2075,7 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SRV6_LINKWATCH_SIG);   /* rtnetlink events (linkwatch.h) */
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
@@ -1093,11 +2145,23 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
 		goto out_queues;
 	}
-	if (conf_resolve(&d, &d.conf, err, sizeof(err)) < 0 ||
+	/* Degraded start: what waits for an interface, a route or a source
+	 * is published pending (dropped, counted) and completed later. */
+	if (srv6_pending_init(&d.pend, d.conf_path, &d.conf) < 0) {
+		srv6_log(LOG_ERR, "out of memory");
+		goto out_queues;
+	}
+	if (conf_resolve(&d, &d.conf, &d.pend, err, sizeof(err)) < 0 ||
 	    conf_publish(&d, &d.conf, err, sizeof(err)) < 0) {
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
 	}
+	srv6_pending_log(&d.pend, &d.conf);
+	d.lw = srv6_linkwatch_open(d.conf.table_base, d.conf.table_base + SRV6_NHCTX_MAX, err,
+				   sizeof(err));
+	if (!d.lw)
+		srv6_log(LOG_WARNING, "%s: pending entries are retried every %d s only", err,
+			 WATCH_INTERVAL_S);
 	for (unsigned int i = 0; i < d.nworkers; i++) {
 		struct srv6_worker *w = &d.workers[i];
 
@@ -1116,8 +2180,21 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "steering: %s", err);
 		goto out_workers;
 	}
-	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, queues %u-%u%s",
-		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.conf.queue_first,
+	/* The control socket: -S, else the conf's (none: no socket).  A
+	 * failure costs srv6ctl, not the datapath: say so and run on. */
+	if (!d.ctl_path)
+		d.ctl_path = d.conf.ctl_path;
+	d.started = d.loaded = time(NULL);
+	if (d.ctl_path[0] && strcmp(d.ctl_path, "none")) {
+		err[0] = '\0';
+		d.ctl = srv6_ctlsock_open(d.ctl_path, err, sizeof(err));
+		if (!d.ctl)
+			srv6_log(LOG_WARNING, "%s: running without a control socket", err);
+		else if (err[0])
+			srv6_log(LOG_WARNING, "%s", err);
+	}
+	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, %zu pending, queues %u-%u%s",
+		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.pend.count, d.conf.queue_first,
 		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
 	/* Up: queues bound, contexts and rules installed, workers running. */
 	srv6_notify("MAINPID=%ld", (long)getpid());
@@ -1139,20 +2216,35 @@ int main(int argc, char **argv)
 	wd_next = mono_usec() + wd_usec;
 	src_next = mono_usec() + SOURCE_REFRESH_S * 1000000ull;
 	watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
+	/* Signals arrive on a signalfd, polled with the control socket. */
+	sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sig_fd < 0) {
+		srv6_log(LOG_ERR, "signalfd: %s", strerror(errno));
+		goto out_workers;
+	}
 	for (;;) {
-		siginfo_t si;
+		struct pollfd pfd[1 + SRV6_CTLSOCK_NFDS];
 		uint64_t now = mono_usec(), next = src_next < watch_next ? src_next : watch_next, left;
-		struct timespec tick;
-		int sig;
+		int sig = -1, npfd = 1, pr;
 
 		/* one tick for the watchdog, the watch (workers, steering) and
-		 * the outer-source refresh, whatever signals arrive */
+		 * the outer-source refresh, whatever signals or requests arrive */
 		if (wd_usec && wd_next < next)
 			next = wd_next;
 		left = next > now ? next - now : 0;
-		tick.tv_sec = (time_t)(left / 1000000);
-		tick.tv_nsec = (long)(left % 1000000 * 1000);
-		sig = left ? sigtimedwait(&set, &si, &tick) : -1;
+		pfd[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
+		if (d.ctl)
+			npfd += srv6_ctlsock_pollfds(d.ctl, pfd + 1);
+		pr = left ? poll(pfd, (nfds_t)npfd, (int)((left + 999) / 1000)) : 0;
+		if (pr > 0 && (pfd[0].revents & POLLIN)) {
+			struct signalfd_siginfo ssi;
+
+			if (read(sig_fd, &ssi, sizeof(ssi)) == (ssize_t)sizeof(ssi))
+				sig = (int)ssi.ssi_signo;
+		}
+		/* also on a timeout: it drops clients idle too long */
+		if (d.ctl)
+			srv6_ctlsock_process(d.ctl, pfd + 1, npfd - 1, ctl_run, &d);
 		now = mono_usec();
 		if (wd_usec && now >= wd_next) {
 			watchdog_tick(&d, &live, &wd_rl);
@@ -1162,6 +2254,12 @@ int main(int argc, char **argv)
 			watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
 			if (watch(&d) < 0)
 				break;
+			/* the fallback of a missed event: retry what waits
+			 * (and without events at all, look for lost routes
+			 * at the steering check's pace) */
+			complete_pending(&d, srv6_linkwatch_drain(d.lw) | SRV6_LW_RETRY |
+					 (!d.lw && ++ticks % STEER_CHECK_S == 0 ? SRV6_LW_VERIFY : 0),
+					 true);
 		}
 		if (now >= src_next) {
 			refresh_sources(&d);
@@ -1170,9 +2268,11 @@ int main(int argc, char **argv)
 		if (sig < 0) {
 			continue;
 		}
-		if (sig == SIGHUP) {
+		if (sig == SRV6_LINKWATCH_SIG) {
+			complete_pending(&d, srv6_linkwatch_drain(d.lw), false);
+		} else if (sig == SIGHUP) {
 			srv6_notify_reloading();
-			reload(&d);
+			(void)reload(&d, err, sizeof(err));
 			notify_status(&d, "READY=1\n");
 		} else if (sig == SIGUSR1) {
 			dump_counters(&d, true);
@@ -1197,7 +2297,9 @@ out_queues:
 	}
 	free(d.workers);
 	srv6_injdev_close(&d.injdev);
+	srv6_linkwatch_close(d.lw);
 	srv6_nhctx_close(d.nh);
+	srv6_pending_free(&d.pend);
 out_cache:
 	srv6_cache_destroy(d.cache);
 	if (lock_fd >= 0)
@@ -1207,6 +2309,13 @@ out_conf:
 		srv6_notify("STATUS=start-up failed (see the log)\nERRNO=%d", EIO);
 	srv6_notify_close();
 	srv6_liveness_free(&live);
+	srv6_ctlsock_close(d.ctl);
+	if (sig_fd >= 0)
+		close(sig_fd);
+	free(d.base_sid);
+	free(d.base_pol);
+	free(d.base_w);
+	free(d.base_q);
 	srv6_pidfile_close(pid_path, pid_fd);
 	srv6_conf_free(&d.conf);
 	free(conf_abs);

@@ -53,7 +53,7 @@ struct ctx {
 	int oif;
 	uint32_t table;    /* table the rule looks up */
 	uint32_t idx;      /* 1..SRV6_NHCTX_MAX */
-	bool pending;      /* wanted by the last sync (reverted on failure) */
+	bool wanted;       /* wanted by the last sync (reverted on failure) */
 	bool committed;    /* wanted by the running config (as of the last gc) */
 };
 
@@ -911,73 +911,148 @@ static bool vrf_table_exists(struct srv6_nhctx *n, uint32_t table)
 	return found;
 }
 
-int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs,
-		    size_t ncfgs, char *err, size_t errlen)
+/* Whether -@e means "something this SID needs does not exist yet" (an
+ * interface, a VRF, a route toward the next hop, a link that is up): the
+ * SID waits (pending) instead of failing the start or the reload. */
+static bool dep_missing(int e)
+{
+	switch (-e) {
+	case ENODEV:
+	case ENETDOWN:
+	case ENETUNREACH:
+	case EHOSTUNREACH:
+	case EADDRNOTAVAIL:
+	case ENOLINK:
+	case ENXIO:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Resolve one SID: its interface, its VRF, its context (found or appended,
+ * *@fresh then), the context installed unless this sync already did (@force:
+ * installed again whatever this sync did).  0 with cfg->mark set and the
+ * context in *@out (NULL: the SID needs none), or -errno with @err.  A fresh
+ * context whose install failed is left appended (the caller drops or
+ * reverts it).
+ */
+static int resolve_cfg(struct srv6_nhctx *n, struct srv6_sid_cfg *cfg, bool force,
+		       struct ctx **out, bool *fresh, char *err, size_t errlen)
+{
+	struct ctx key, *c;
+	int k, e;
+
+	*fresh = false;
+	*out = NULL;
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) || cfg->oif_name[0]) {
+		unsigned int ifi = if_nametoindex(cfg->oif_name);
+
+		if (!ifi) {
+			srv6_seterr(err, errlen, "unknown interface \"%s\"", cfg->oif_name);
+			return -ENODEV;
+		}
+		cfg->oif = (int)ifi;
+	}
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+	    !vrf_table_exists(n, cfg->vrftable)) {
+		srv6_seterr(err, errlen, "vrftable %u: no VRF device uses table %u "
+			    "(vrftable needs one; \"table %u\" works without)",
+			    cfg->vrftable, cfg->vrftable, cfg->vrftable);
+		return -ENODEV;
+	}
+	k = cfg_to_key(cfg, &key, err, errlen);
+	if (k < 0)
+		return k;
+	if (k == 0) {
+		cfg->mark = 0;
+		return 0;
+	}
+	c = ctx_find(n, &key);
+	if (!c) {
+		c = ctx_add(n, &key);
+		if (!c) {
+			e = -errno;
+			srv6_seterr(err, errlen, "%s", e == -ENOSPC
+				    ? "too many next-hop contexts" : "out of memory");
+			return e;
+		}
+		*fresh = true;
+	}
+	/* Install new contexts; re-ensure existing ones once per sync
+	 * (repairs routes flushed when their interface went down). */
+	if (!c->wanted || force) {
+		e = ctx_install(n, c, err, errlen);
+		if (e < 0)
+			return e;
+		c->wanted = true;
+	}
+	cfg->mark = ctx_mark(n, c);
+	*out = c;
+	return 0;
+}
+
+/* The context resolve_cfg() just appended and failed to install: whatever
+ * of it reached the kernel, and the context, go. */
+static void drop_fresh(struct srv6_nhctx *n)
+{
+	(void)ctx_uninstall(n, &n->ctx[n->nctx - 1]);
+	ctx_drop(n, n->nctx - 1);
+}
+
+/* @m says what the SID waits for (@e and @why), or nothing (@e 0). */
+static void miss_note(struct srv6_nhctx_miss *m, int e, const char *why)
+{
+	m->err = e;
+	if (m->why && e && !strcmp(m->why, why))
+		return;
+	free(m->why);
+	m->why = e ? strdup(why) : NULL;
+}
+
+/* A SID that waits: its outcome in @m, no context (mark 0). */
+static void miss_set(struct srv6_nhctx_miss *m, struct srv6_sid_cfg *cfg, int e, const char *why)
+{
+	miss_note(m, e, why);
+	cfg->mark = 0;
+}
+
+int srv6_nhctx_sync(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs, size_t ncfgs,
+		    struct srv6_nhctx_miss *miss, char *err, size_t errlen)
 {
 	size_t old = n->nctx, i;
 	int e = 0;
 
 	for (i = 0; i < old; i++)
-		n->ctx[i].pending = false;
+		n->ctx[i].wanted = false;
 	n->fam_ok[0] = n->fam_ok[1] = false;
 
 	for (i = 0; i < ncfgs; i++) {
-		struct srv6_sid_cfg *cfg = cfgs[i];
-		struct ctx key, *c;
-		int k;
+		char why[SRV6_NHCTX_WHY];
+		struct ctx *c;
+		bool fresh;
 
-		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) || cfg->oif_name[0]) {
-			unsigned int ifi = if_nametoindex(cfg->oif_name);
-
-			if (!ifi) {
-				srv6_seterr(err, errlen, "unknown interface \"%s\"", cfg->oif_name);
-				e = -ENODEV;
-				goto out_revert;
-			}
-			cfg->oif = (int)ifi;
-		}
-		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
-		    !vrf_table_exists(n, cfg->vrftable)) {
-			srv6_seterr(err, errlen, "vrftable %u: no VRF device uses table %u "
-				    "(vrftable needs one; \"table %u\" works without)",
-				    cfg->vrftable, cfg->vrftable, cfg->vrftable);
-			e = -ENODEV;
-			goto out_revert;
-		}
-		k = cfg_to_key(cfg, &key, err, errlen);
-		if (k < 0) {
-			e = k;
-			goto out_revert;
-		}
-		if (k == 0) {
-			cfg->mark = 0;
+		if (miss)
+			miss_note(&miss[i], 0, NULL);
+		e = resolve_cfg(n, cfgs[i], false, &c, &fresh, why, sizeof(why));
+		if (e == 0)
 			continue;
+		if (!miss || !dep_missing(e)) {
+			srv6_seterr(err, errlen, "%s", why);
+			goto out_revert;
 		}
-		c = ctx_find(n, &key);
-		if (!c) {
-			c = ctx_add(n, &key);
-			if (!c) {
-				e = -errno;
-				srv6_seterr(err, errlen, "%s", e == -ENOSPC
-				       ? "too many next-hop contexts" : "out of memory");
-				goto out_revert;
-			}
-		}
-		/* Install new contexts; re-ensure existing ones once per sync
-		 * (repairs routes flushed when their interface went down). */
-		if (!c->pending) {
-			e = ctx_install(n, c, err, errlen);
-			if (e < 0)
-				goto out_revert;
-			c->pending = true;
-		}
-		cfg->mark = ctx_mark(n, c);
+		/* Degraded: this SID waits for what it misses; a context
+		 * appended for it goes again. */
+		if (fresh)
+			drop_fresh(n);
+		miss_set(&miss[i], cfgs[i], e, why);
 	}
 	if (!n->committed_once) {
 		/* The start-up config: running as soon as it is published,
 		 * whether or not the caller calls gc afterwards. */
 		for (i = 0; i < n->nctx; i++)
-			n->ctx[i].committed = n->ctx[i].pending;
+			n->ctx[i].committed = n->ctx[i].wanted;
 		n->committed_once = true;
 	}
 	return 0;
@@ -992,9 +1067,118 @@ out_revert:
 		ctx_drop(n, n->nctx - 1);
 	}
 	for (i = 0; i < old; i++)
-		n->ctx[i].pending = n->ctx[i].committed;
+		n->ctx[i].wanted = n->ctx[i].committed;
 	(void)family_prune(n);
 	return e;
+}
+
+int srv6_nhctx_complete(struct srv6_nhctx *n, struct srv6_sid_cfg **cfgs, size_t ncfgs,
+			struct srv6_nhctx_miss *miss)
+{
+	int done = 0;
+
+	/* every family is checked again (a repair after a rule flush) */
+	n->fam_ok[0] = n->fam_ok[1] = false;
+	for (size_t i = 0; i < ncfgs; i++) {
+		char why[SRV6_NHCTX_WHY];
+		struct ctx *c;
+		bool fresh;
+		int e;
+
+		if (!miss[i].err)
+			continue;
+		/* a context found again is installed again: its route went */
+		e = resolve_cfg(n, cfgs[i], true, &c, &fresh, why, sizeof(why));
+		if (e < 0) {
+			if (fresh)
+				drop_fresh(n);
+			miss_set(&miss[i], cfgs[i], e, why);
+			continue;
+		}
+		if (c)   /* running as soon as the caller publishes */
+			c->wanted = c->committed = true;
+		miss_note(&miss[i], 0, NULL);
+		done++;
+	}
+	return done;
+}
+
+/* Adjacency tables that hold a route, as a bitmap of context indices. */
+struct table_seen {
+	const struct srv6_nhctx *n;
+	uint64_t *bits;
+};
+
+static void seen_route(struct nl_object *obj, void *arg)
+{
+	struct table_seen *t = arg;
+	uint32_t tb = rtnl_route_get_table((struct rtnl_route *)obj);
+
+	if (tb > t->n->table_base && tb <= t->n->table_base + SRV6_NHCTX_MAX) {
+		uint32_t idx = tb - t->n->table_base;
+
+		t->bits[idx / 64] |= 1ull << (idx % 64);
+	}
+}
+
+/* Whether @c has an adjacency route of a family @v6 / @v4 asks for. */
+static bool verify_wants(const struct ctx *c, bool v6, bool v4)
+{
+	return (c->kind == CTX_ADJ6 && v6) || (c->kind == CTX_ADJ4 && v4);
+}
+
+int srv6_nhctx_verify(struct srv6_nhctx *n, bool v6, bool v4, struct srv6_sid_cfg **cfgs,
+		      size_t ncfgs, struct srv6_nhctx_miss *miss)
+{
+	struct table_seen t = { .n = n };
+	bool fam[2] = { false, false };   /* [0] IPv6, [1] IPv4: some context to check */
+	struct nl_cache *cache;
+	int lost = 0, e;
+	size_t k;
+
+	for (k = 0; k < n->nctx; k++)
+		if (verify_wants(&n->ctx[k], v6, v4))
+			fam[n->ctx[k].kind == CTX_ADJ4] = true;
+	if (!fam[0] && !fam[1])
+		return 0;   /* no adjacency route to lose: no dump */
+	t.bits = calloc(sizeof(n->used) / sizeof(n->used[0]), sizeof(uint64_t));
+	if (!t.bits)
+		return -ENOMEM;
+	for (int i = 0; i < 2; i++) {
+		if (!fam[i])
+			continue;
+		e = rtnl_route_alloc_cache(n->sk, i ? AF_INET : AF_INET6, 0, &cache);
+		if (e < 0) {
+			free(t.bits);
+			return -nlerr_to_errno(e);
+		}
+		nl_cache_foreach(cache, seen_route, &t);
+		nl_cache_free(cache);
+	}
+	for (k = 0; k < n->nctx; k++) {
+		const struct ctx *c = &n->ctx[k];
+		char why[SRV6_NHCTX_WHY], what[96];
+
+		if (!verify_wants(c, v6, v4) || (t.bits[c->idx / 64] >> (c->idx % 64) & 1))
+			continue;
+		/* Gone (its interface went down or away): back at once if
+		 * the kernel takes it again (a flap already over), else its
+		 * SIDs wait. */
+		e = adj_route_ensure(n, c);
+		if (e == 0)
+			continue;
+		ctx_describe(c, what, sizeof(what));
+		snprintf(why, sizeof(why), "%s: adjacency route in table %u gone: %s", what,
+			 c->table, strerror(-e));
+		for (size_t i = 0; i < ncfgs; i++) {
+			if (miss[i].err || cfgs[i]->mark != ctx_mark(n, c))
+				continue;
+			miss_note(&miss[i], e, why);
+			lost++;
+		}
+	}
+	free(t.bits);
+	return lost;
 }
 
 int srv6_nhctx_gc(struct srv6_nhctx *n)
@@ -1006,7 +1190,7 @@ int srv6_nhctx_gc(struct srv6_nhctx *n)
 	while (i < n->nctx) {
 		int e;
 
-		if (n->ctx[i].pending) {
+		if (n->ctx[i].wanted) {
 			n->ctx[i].committed = true;
 			i++;
 			continue;
@@ -1035,7 +1219,7 @@ int srv6_nhctx_abort(struct srv6_nhctx *n)
 		int e;
 
 		if (n->ctx[i].committed) {
-			n->ctx[i].pending = true;
+			n->ctx[i].wanted = true;
 			i++;
 			continue;
 		}

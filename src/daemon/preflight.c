@@ -7,6 +7,7 @@
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -31,6 +32,28 @@ static bool is_local_addr6(const struct in6_addr *a)
 	return found;
 }
 
+/* What srv6d does with an entry whose dependency is missing (degraded start). */
+#define PENDING_TAIL "pending: srv6d starts and completes it when that changes (its packets " \
+	"are dropped and counted meanwhile)"
+
+/* Whether interface @ifi is administratively up.  Unknown: true (no warning). */
+static bool if_is_up(unsigned int ifi)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool up = true;
+
+	if (fd < 0 || !if_indextoname(ifi, ifr.ifr_name)) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	if (ioctl(fd, SIOCGIFFLAGS, &ifr) == 0)
+		up = ifr.ifr_flags & IFF_UP;
+	close(fd);
+	return up;
+}
+
 static bool action_encaps(enum srv6_action a)
 {
 	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
@@ -44,14 +67,59 @@ static void check_source(const char *path, unsigned int line, const struct in6_a
 	int oif = 0, r;
 
 	if (dev[0] && !(oif = (int)if_nametoindex(dev))) {
-		fprintf(msgs, "%s:%u: warning: dev \"%s\" does not exist (yet)\n", path, line, dev);
+		fprintf(msgs, "%s:%u: warning: dev \"%s\" does not exist (yet): %s\n", path, line,
+			dev, PENDING_TAIL);
 		return;
 	}
 	r = srv6_saddr_select(seg0, oif, &src);
 	if (r < 0) {
 		inet_ntop(AF_INET6, seg0, a, sizeof(a));
-		fprintf(msgs, "%s:%u: warning: no source address toward %s: %s (set encap-source)\n",
-			path, line, a, strerror(-r));
+		fprintf(msgs, "%s:%u: warning: no source address toward %s: %s (set encap-source): "
+			"%s\n", path, line, a, strerror(-r), PENDING_TAIL);
+	}
+}
+
+/* Whether the kernel has a route toward @nh6 (a connected UDP socket gets
+ * one or fails): an End.X / End.DX6 next hop without oif needs it. */
+static int route_toward(const struct in6_addr *nh6)
+{
+	struct sockaddr_in6 sa = { .sin6_family = AF_INET6, .sin6_port = htons(9), .sin6_addr = *nh6 };
+	int fd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), r = 0;
+
+	if (fd < 0)
+		return 0;   /* cannot tell: do not warn */
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* What a SID's next hop needs from this host and does not find yet. */
+static void check_nexthop(const char *path, const struct srv6_conf_sid *s, FILE *msgs)
+{
+	const struct srv6_sid_cfg *cfg = &s->cfg;
+	char a[INET6_ADDRSTRLEN];
+	unsigned int ifi;
+	int r;
+
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) && cfg->oif_name[0]) {
+		ifi = if_nametoindex(cfg->oif_name);
+		if (!ifi) {
+			fprintf(msgs, "%s:%u: warning: interface \"%.*s\" does not exist (yet): %s\n",
+				path, s->line, (int)sizeof(cfg->oif_name), cfg->oif_name,
+				PENDING_TAIL);
+		} else if (!if_is_up(ifi)) {
+			fprintf(msgs, "%s:%u: warning: interface \"%.*s\" is down: %s\n", path,
+				s->line, (int)sizeof(cfg->oif_name), cfg->oif_name, PENDING_TAIL);
+		}
+		return;
+	}
+	if ((cfg->action == SRV6_ACT_END_X || cfg->action == SRV6_ACT_END_DX6) &&
+	    (cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_NH6)) && !IN6_IS_ADDR_UNSPECIFIED(&cfg->nh6) &&
+	    !IN6_IS_ADDR_LINKLOCAL(&cfg->nh6) && (r = route_toward(&cfg->nh6)) < 0) {
+		inet_ntop(AF_INET6, &cfg->nh6, a, sizeof(a));
+		fprintf(msgs, "%s:%u: warning: nh6 %s: no route toward the next hop (yet): %s: "
+			"%s\n", path, s->line, a, strerror(-r), PENDING_TAIL);
 	}
 }
 
@@ -81,10 +149,7 @@ int srv6_preflight(const char *path, const struct srv6_conf *c, FILE *msgs)
 	for (size_t i = 0; i < c->nsids; i++) {
 		const struct srv6_conf_sid *s = &c->sids[i];
 
-		if ((s->cfg.attrs & SRV6_F_ATTR(SRV6_ATTR_OIF)) && s->cfg.oif_name[0] &&
-		    !if_nametoindex(s->cfg.oif_name))
-			fprintf(msgs, "%s:%u: warning: interface \"%.*s\" does not exist (yet)\n",
-				path, s->line, (int)sizeof(s->cfg.oif_name), s->cfg.oif_name);
+		check_nexthop(path, s, msgs);
 		if (!c->has_encap_src && action_encaps(s->cfg.action) && s->cfg.nsegs)
 			check_source(path, s->line, &s->cfg.segs[0], s->cfg.dev_name, msgs);
 	}

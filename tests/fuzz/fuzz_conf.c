@@ -6,10 +6,14 @@
  * print (srv6_sid_format/srv6_route_format) to a line that parses back to
  * an equal configuration and prints identically again: any difference
  * aborts.  On failure the message must be one line starting "fuzz.conf:".
- * Includes conf.c (as wireguard-tools' fuzzers include config.c) to reach
+ * Includes the grammar sources (as wireguard-tools' fuzzers include config.c) to reach
  * its static word splitter.
  */
-#include "../../src/daemon/conf.c"
+#include "../../src/conf/util.c"
+#include "../../src/conf/sid.c"
+#include "../../src/conf/route.c"
+#include "../../src/conf/file.c"
+#include "../../src/conf/rttables.c"
 #include "../../src/daemon/hmac_conf.c"
 #include "../../src/daemon/errbuf.c"
 
@@ -29,7 +33,7 @@ static void check_sid(const struct srv6_conf_sid *s)
 	if (n < 0 || (size_t)n >= sizeof(line))
 		abort();
 	memcpy(again, line, (size_t)n + 1);
-	argc = split_words(again, argv, &e);
+	argc = conf_split_words(again, argv, &e);
 	if (argc < 2 || strcmp(argv[0], "sid"))
 		abort();
 	if (srv6_sid_parse_words(argc - 1, argv + 1, &pfx, &plen, &cfg, err, sizeof(err)))
@@ -57,7 +61,7 @@ static void check_route(const struct srv6_conf_route *r)
 	if (n < 0)
 		abort();
 	memcpy(again, line, (size_t)n + 1);
-	argc = split_words(again, argv, &e);
+	argc = conf_split_words(again, argv, &e);
 	if (argc < 2 || strcmp(argv[0], "route"))
 		abort();
 	if (srv6_route_parse_words(argc - 1, argv + 1, &r2, err, sizeof(err)))

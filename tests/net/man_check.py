@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """man_check.py: is every word the code knows documented in the man pages?
 
-  man_check.py keywords CONF_C PAGE     conf keywords: the first string of every
-                                        row of conf.c's keyword tables (*_kws[])
-                                        and every word conf.c compares a token
-                                        with (strcmp(x, "word"))
+  man_check.py keywords CONF_C... PAGE  conf keywords: the first string of every
+                                        row of the grammar's keyword tables
+                                        (*_kws[]) and every word it compares a
+                                        token with (strcmp(x, "word")), over
+                                        all the CONF_C files (src/conf/*.c)
   man_check.py names SEG6_C HEADEND_C PAGE
                                         behavior (.name = "..."), flavor and
                                         mode names (*_names[] tables)
   man_check.py options MAIN_C PAGE      every long option of main.c's opt_rows[]
                                         and its short letter
+  man_check.py commands CTL_C PAGE      every "OBJECT COMMAND" of srv6ctl's
+                                        command table (cmds[] of ctl.c) set in
+                                        bold at the start of a .TP tag
 
 A word counts as documented when it appears in bold (\\fB...\\fR, .B, .BR,
 .BI, .IB, .TP tags) in PAGE, or, for names, in a tbl table row.  Prints the
@@ -95,8 +99,10 @@ def conf_keywords(conf_c):
 def main():
     mode = sys.argv[1]
     if mode == "keywords":
-        want = conf_keywords(sys.argv[2])
-        page = sys.argv[3]
+        want = set()
+        for src in sys.argv[2:-1]:
+            want |= conf_keywords(src)
+        page = sys.argv[-1]
     elif mode == "names":
         want = set(re.findall(r'\.name = "([^"]+)"', open(sys.argv[2]).read()))
         for src, t in ((sys.argv[2], "flavor_names"), (sys.argv[3], "mode_names")):
@@ -109,8 +115,30 @@ def main():
         for short, long in rows:
             want.update(["-" + short, "--" + long])
         page = sys.argv[3]
+    elif mode == "commands":
+        text = open(sys.argv[2], encoding="utf-8").read()
+        rows = re.findall(r'\{\s*SRV6_CTL_\w+,\s*"([\w-]+)",\s*(?:"([\w-]+)"|NULL)', text)
+        want = set((o + " " + c) if c else o for o, c in rows)
+        page = sys.argv[3]
+        if not want:
+            print("(no words extracted from the code)")
+            sys.exit(2)
+        tags = set()
+        lines = open(page, encoding="utf-8").read().split("\n")
+        for i, line in enumerate(lines[:-1]):
+            if line.startswith(".TP"):
+                m = re.match(r'^\.B\s+(.*)$', lines[i + 1])
+                if m:
+                    words = unescape(re.sub(r"\\f[BIRP]", " ", m.group(1))).split()
+                    tags.add(" ".join(words[:2]))
+                    tags.add(words[0] if words else "")
+        missing = sorted(w for w in want if w not in tags)
+        for w in missing:
+            print(w)
+        print("# %d commands checked" % len(want), file=sys.stderr)
+        sys.exit(1 if missing else 0)
     else:
-        sys.exit("usage: man_check.py keywords|names|options ...")
+        sys.exit("usage: man_check.py keywords|names|options|commands ...")
     if not want:
         print("(no words extracted from the code)")
         sys.exit(2)

@@ -17,6 +17,9 @@
 # every namespace that uses them (`ip sr hmac set`) and in srv6d's key files.
 #   1. srv6d signs byte for byte like the kernel: policies encap (7) and
 #      inline (8), End.B6 (8) and End.B6.Encaps (7), same inputs, same bytes.
+#   1b. srv6ctl: `sid add ... srh segs ... hmac 7` and `route add ... hmac 7`
+#      sign as the kernel does (keys reread as on a reload; a world-readable
+#      file refuses the change); show commands name key ids, never secrets.
 #   2. the kernel in src signs, srv6d's End 2001:db8:ff::1 verifies under
 #      `hmac require`, `verify`, `ignore` and per-interface modes: valid
 #      (sha256 and sha1), one segment byte changed, no TLV, and the two RFC
@@ -138,6 +141,56 @@ if start parity "encap-source $TUNSRC" "${lines[@]}"; then
 		check "$name: counters packets=$n errors=0" \
 			test "$(counter "$pfx" packets)/$(counter "$pfx" errors)" = "$n/0"
 	done
+	srv6d_stop
+fi
+
+# ---------------------------------------------------------------------------
+# 1b. srv6ctl: a SID and a policy added through the control socket sign with
+# the running keys (the secret files reread, as a reload does), and srv6ctl
+# shows key ids, never secrets
+SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
+SOCK=$TMPD/ctl.sock
+ctl() { in_rtr "$SRV6CTL" -S "$SOCK" "$@"; }
+B6=$(field "${PCASES[3]}" 3); B6=${B6#sid }      # End.B6.Encaps ... hmac 7
+PE=$(field "${PCASES[0]}" 3); PE=${PE#route }    # policy encap ... hmac 7
+# ctl_sends TAG: the End.B6.Encaps and policy packets as the kernel signed them
+ctl_sends() {
+	local k exp got
+	pkt_to_dst send --case end-b6-encaps policy-encap >"$TMPD/ctl.$1" || return 1
+	for k in end-b6-encaps policy-encap; do
+		exp=$(crx "$TMPD/kernel.parity" $k) got=$(crx "$TMPD/ctl.$1" $k)
+		[ -n "$exp" ] && [ "$exp" = "$got" ] || return 1
+	done
+}
+if [ ! -x "$SRV6CTL" ]; then
+	fail "srv6ctl is built ($SRV6CTL)"
+elif start ctl "encap-source $TUNSRC" "control-socket $SOCK" "sid $SID action End"; then
+	# shellcheck disable=SC2086
+	check "srv6ctl sid add $B6: accepted" eval 'ctl sid add $B6 >/dev/null'
+	# shellcheck disable=SC2086
+	check "srv6ctl route add $PE: accepted" eval 'ctl route add $PE >/dev/null'
+	check "srv6ctl-added SID and policy sign byte-identical to the kernel" ctl_sends a
+	check "sid show / route show: the key id" \
+		eval '[ "$(ctl sid show 2001:db8:ff::8)" = "$B6" ] &&
+		      [ "$(ctl route show 2001:db8:99::/64)" = "$PE" ]'
+	out=$(ctl sid show; ctl route show; ctl -j -s sid show; ctl -j -s route show; ctl status
+	      ctl stats show --format prometheus; ctl -j stats show)
+	check "no secret in srv6ctl's output ($(echo "$out" | wc -l) lines)" \
+		eval '[ -n "$out" ] && ! echo "$out" | grep -qF -e "$K7" -e "$K8"'
+	check "sid show -j -s: drop reason hmac named" \
+		eval 'ctl -j -s sid show $SID | "$PY" -c "import json, sys; assert \"hmac\" in json.load(sys.stdin)[0][\"stats\"][\"drops\"]"'
+	check "sid add with an undefined key: refused, exit 1" \
+		eval '! ctl sid add 2001:db8:ff::9 action End.B6.Encaps srh segs 2001:db8:aa::1 hmac 9 \
+			>/dev/null 2>"$TMPD/e" && grep -q "hmac key 9 is not defined" "$TMPD/e"'
+	check "route add ... hmac without a key id: refused" \
+		eval '! ctl route add 2001:db8:97::/64 encap seg6 mode encap segs 2001:db8:aa::1 hmac \
+			>/dev/null 2>&1'
+	chmod 0644 "$TMPD/k7"
+	check "sid add while key 7's file is world-readable: refused as a reload, file named" \
+		eval '! ctl sid add 2001:db8:ff::9 action End >/dev/null 2>"$TMPD/e" &&
+		      grep -q "$TMPD/k7: group- or world-accessible" "$TMPD/e"'
+	chmod 0600 "$TMPD/k7"
+	check "... and the running keys still sign" ctl_sends b
 	srv6d_stop
 fi
 

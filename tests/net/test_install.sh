@@ -65,6 +65,10 @@ check "install: the installed srv6d checks the installed example" \
 	eval '"$ROOT/usr/sbin/srv6d" --check -c "$ROOT/etc/srv6d/srv6d.conf.example" 2>"$TMPD/chk.err" ||
 	      ! grep -v -e ": warning: " -e "^$" "$TMPD/chk.err" | grep -q .'
 check "install: --version prints a version" eval '"$ROOT/usr/sbin/srv6d" --version | grep -Eq "^srv6d [0-9]"'
+if ls src/ctl/*.c >/dev/null 2>&1; then
+	check "install: the installed srv6ctl prints its usage" \
+		eval '"$ROOT/usr/bin/srv6ctl" -h | grep -q "^  sid show "'
+fi
 
 # ---- the Debian package ------------------------------------------------------------
 if ! command -v dpkg-buildpackage >/dev/null; then

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test_manpages.sh - man/srv6d.8 and man/srv6d.conf.5 against the code.  No
+# test_manpages.sh - man/srv6d.8, man/srv6d.conf.5 and man/srv6ctl.8 against the code.  No
 # namespaces and no root needed (it lives with the namespace tests so
 # `make check` runs it).
 #
 #   man pages --lint--> mandoc -Tlint -Wwarning (else groff -ww -z): silent
-#   src/daemon/conf.c keyword tables (*_kws[]) + strcmp words --> srv6d.conf(5)
+#   src/conf/*.c keyword tables (*_kws[]) + strcmp words --> srv6d.conf(5)
 #   src/daemon/hmac_conf.c strcmp words (the hmac lines) --------> srv6d.conf(5)
 #   src/core behavior/flavor/mode names -------------------------> srv6d.conf(5)
 #   src/daemon/main.c opt_rows[] (long and short options) -------> srv6d(8)
+#   src/daemon/ctl.c cmds[] (OBJECT COMMAND of srv6ctl) ----------> srv6ctl(8)
 #   srv6d.conf(5) EXAMPLES and pasted ip-route lines --> srv6d --check: parse
 #
 # Each coverage check also runs once on a copy of the page with one word taken
@@ -20,11 +21,12 @@ trap 'rm -rf "$TMPD"' EXIT
 
 M5=$TOP_DIR/man/srv6d.conf.5
 M8=$TOP_DIR/man/srv6d.8
+M8C=$TOP_DIR/man/srv6ctl.8
 MC="$PY $LIB_DIR/man_check.py"
 [ -x "$PY" ] || { echo "SKIP: $PY not found"; exit $ksft_skip; }
 
 # ---- lint ---------------------------------------------------------------------
-for m in "$M8" "$M5"; do
+for m in "$M8" "$M5" "$M8C"; do
 	if command -v mandoc >/dev/null; then
 		out=$(mandoc -Tlint -Wwarning "$m" 2>&1); tool=mandoc
 	elif command -v groff >/dev/null; then
@@ -50,10 +52,12 @@ uncover() {
 	out=$($MC "${@:1:$#-1}" "$copy" 2>/dev/null)
 	if echo "$out" | grep -qx -- "$word"; then ok "$name"; else fail "$name" "got: $out"; fi
 }
-cover "srv6d.conf(5) documents every keyword conf.c knows" \
-	keywords "$TOP_DIR/src/daemon/conf.c" "$M5"
+# the grammar's files; import.c reads ip's output, not srv6d.conf
+GRAMMAR=$(ls "$TOP_DIR"/src/conf/*.c | grep -v '/import\.c$')
+cover "srv6d.conf(5) documents every keyword the grammar knows" \
+	keywords $GRAMMAR "$M5"
 uncover "... and notices one taken out (log-level)" log-level \
-	's/^\.BR log-level /.R log-level /' keywords "$TOP_DIR/src/daemon/conf.c" "$M5"
+	's/^\.BR log-level /.R log-level /' keywords $GRAMMAR "$M5"
 cover "srv6d.conf(5) documents every hmac keyword hmac_conf.c knows" \
 	keywords "$TOP_DIR/src/daemon/hmac_conf.c" "$M5"
 cover "srv6d.conf(5) documents every behavior, flavor and mode" \
@@ -63,6 +67,10 @@ uncover "... and notices one taken out (End.DT46)" End.DT46 's/^End\.DT46\t/Xx\t
 cover "srv6d(8) documents every option" options "$TOP_DIR/src/daemon/main.c" "$M8"
 uncover "... and notices one taken out (--pid-file)" --pid-file 's/\\-\\-pid-file//g' \
 	options "$TOP_DIR/src/daemon/main.c" "$M8"
+
+cover "srv6ctl(8) documents every command of the table" commands "$TOP_DIR/src/daemon/ctl.c" "$M8C"
+uncover "... and notices one taken out (queue show)" "queue show" 's/^\.B queue show/.B queue list/' \
+	commands "$TOP_DIR/src/daemon/ctl.c" "$M8C"
 
 # ---- the examples parse -------------------------------------------------------------
 if srv6d_built; then

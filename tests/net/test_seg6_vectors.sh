@@ -471,17 +471,30 @@ def conf_of(kv, pin):
     return "\n".join(lines) + "\n"
 
 
-def ready(proc):
+last_ready = ""
+
+
+def ready(proc, log):
+    """srv6d is up: it said so (after it checked its own rules), its queue is
+    bound and its rules are there."""
+    global last_ready
     if proc.poll() is not None:
+        last_ready = "exited"
+        return False
+    if "started: " not in open(log, errors="replace").read():
+        last_ready = "no started line yet"
         return False
     q = subprocess.run(["ip", "netns", "exec", NS_RTR, "cat",
                         "/proc/net/netfilter/nfnetlink_queue"], capture_output=True, text=True)
     if not q.stdout.strip():
+        last_ready = "no queue bound: %r %r" % (q.stdout, q.stderr)
         return False
     r = ""
     for t in ("ip6tables", "iptables"):
-        r += subprocess.run(["ip", "netns", "exec", NS_RTR, t, "-t", "raw", "-S"],
-                            capture_output=True, text=True).stdout
+        x = subprocess.run(["ip", "netns", "exec", NS_RTR, t, "-t", "raw", "-S"],
+                           capture_output=True, text=True)
+        r += x.stdout + x.stderr
+    last_ready = "no NFQUEUE rule: %r" % r
     return "NFQUEUE" in r
 
 
@@ -521,18 +534,34 @@ def start(conf, stats, log):
     with open(log, "w") as lf:
         proc = subprocess.Popen(["ip", "netns", "exec", NS_RTR, SRV6D, "-f", "-c", conf,
                                  "-s", stats], stdout=lf, stderr=subprocess.STDOUT)
+    # Ready once, and that is it: a second look may catch iptables-nft's
+    # listing in a moment where it shows no rule (its dump is not atomic
+    # with a concurrent iptables-save of srv6d's steering watch).
     end = time.time() + 20
-    while time.time() < end and not ready(proc):
+    while time.time() < end:
+        if ready(proc, log):
+            return proc
         time.sleep(0.02)
-    if ready(proc):
-        return proc
-    # what it waits on (a known, rare stall while it installs its steering
-    # rules: docs/DATAPATH.md), for the log
-    ps = subprocess.run(["ps", "-o", "pid,etimes,wchan:30,args", "--ppid", str(proc.pid)],
-                        capture_output=True, text=True).stdout
+    # what it waits on, for the log
+    diag = "last readiness check: %s\n" % last_ready
+    diag += subprocess.run(["ps", "-o", "pid,etimes,wchan:30,args", "--ppid", str(proc.pid)],
+                           capture_output=True, text=True).stdout
+    try:
+        tids = sorted(os.listdir("/proc/%d/task" % proc.pid))
+    except OSError:
+        tids = []     # it has exited
+    for tid in tids:
+        t = "/proc/%d/task/%s/" % (proc.pid, tid)
+        try:
+            diag += "thread %s %s wchan=%s syscall=%s\n" % (
+                tid, open(t + "comm").read().strip(), open(t + "wchan").read().strip(),
+                open(t + "syscall").read().strip())
+            diag += "".join("    " + l for l in open(t + "stack").readlines()[:8])
+        except OSError:
+            pass
     proc.kill()
     with open(log, "a") as lf:
-        lf.write("(children when it was stopped:\n%s)\n" % ps)
+        lf.write("(when it was stopped:\n%s)\n" % diag)
         lf.write("(srv6d exit status %s)\n" % proc.wait())
     return None
 
@@ -604,13 +633,6 @@ for (text, fl), kvs in groups.items():
     sysctl("net.ipv6.seg6_flowlabel", fl)
     t0 = time.time()
     proc = start(conf, stats, log)
-    if proc is None and "exit status -9)" in open(log, errors="replace").read():
-        # one retry after a stall (we killed it), said aloud; a second one
-        # fails below
-        print("# srv6d for %s did not start in 20 s; its log:" % kvs[0]["name"])
-        for l in open(log, errors="replace").read().splitlines():
-            print("#   " + l)
-        proc = start(conf, stats, log)
     t1 = time.time()
     if proc is None:
         out = open(log, errors="replace").read()

@@ -330,7 +330,7 @@ static const struct err_case err_cases[] = {
 	{ "sid 2001:db8::1 action end\n", "t.conf:1: unknown action \"end\"" },
 	{ "sid 2001:db8::1 action End.X nh6 2001:db8::2 via 2001:db8::3\n",
 	  "t.conf:1: unknown keyword \"via\"" },
-	{ "sid 2001:db8::1 action End metric 1024\n", "t.conf:1: unknown keyword \"metric\"" },
+	{ "sid 2001:db8::1 action End weight 3\n", "t.conf:1: unknown keyword \"weight\"" },
 	{ "sid 2001:db8::1 action End\x01\n", "t.conf:1: unknown action \"End\\x01\"" },
 	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::1 via x\n",
 	  "t.conf:1: unknown keyword \"via\"" },
@@ -345,7 +345,8 @@ static const struct err_case err_cases[] = {
 	  "t.conf:1: End.DT46 takes table or vrftable, not both" },
 	{ "sid 2001:db8::1 action End nh6 2001:db8::2\n", "t.conf:1: End does not take nh6" },
 	{ "sid 2001:db8::1 action End.DX6 nh6 2001:db8::2 table 5\n",
-	  "t.conf:1: End.DX6 does not take table" },
+	  "t.conf:1: End.DX6 does not take table (a route-level \"table N\" is not supported: "
+	  "srv6d's SIDs are not per routing table)" },
 	{ "sid 2001:db8::1 action End.DX6 nh6 2001:db8::2 flavors psp\n",
 	  "t.conf:1: End.DX6 does not take flavors" },
 	{ "sid 2001:db8::1 action End.T table 5 flavors next-csid\n",
@@ -808,8 +809,10 @@ static void test_attr_names(void **state)
 		argc = words(line, argv, 16);
 		assert_int_equal(srv6_sid_parse_words(argc, argv, &pfx, &plen, &cfg, err,
 						      sizeof(err)), -EINVAL);
-		snprintf(line, sizeof(line), "End does not take %s",
-			 srv6_attr_name((enum srv6_attr)a));
+		snprintf(line, sizeof(line), "End does not take %s%s",
+			 srv6_attr_name((enum srv6_attr)a), a == SRV6_ATTR_TABLE ?
+			 " (a route-level \"table N\" is not supported: srv6d's SIDs are not per "
+			 "routing table)" : "");
 		assert_string_equal(err, line);
 	}
 }
@@ -884,6 +887,87 @@ static void test_iproute2_paste(void **state)
 	assert_int_equal(c.routes[2].pol.mode, SRV6_MODE_ENCAP_RED);
 	srv6_conf_free(&c);
 	srv6_conf_free(&p);
+}
+
+/* iproute2's spellings: table names and hex, flavors in any case, the
+ * route-level words of `ip -6 route show` output. */
+static void test_iproute2_compat(void **state)
+{
+	static const struct { const char *text, *msg; } errs[] = {
+		{ "sid 2001:db8::1 action End table 100\n",
+		  "t.conf:1: End does not take table (a route-level \"table N\" is not supported: "
+		  "srv6d's SIDs are not per routing table)" },
+		{ "sid 2001:db8::1 action End.T table 100 table 200\n",
+		  "t.conf:1: duplicate \"table\" (a route-level \"table N\" is not supported: "
+		  "srv6d's SIDs are not per routing table)" },
+		{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::1 table 100\n",
+		  "t.conf:1: route-level \"table\" is not supported (srv6d's policies are not per "
+		  "routing table)" },
+		{ "sid 2001:db8::1 action End.T table main\n",
+		  "t.conf:1: table 254 is a reserved table (253 default, 254 main, 255 local)" },
+		{ "sid 2001:db8::1 action End.T table 0xfe\n",
+		  "t.conf:1: table 254 is a reserved table (253 default, 254 main, 255 local)" },
+		{ "sid 2001:db8::1 action End.T table 0x\n",
+		  "t.conf:1: bad table \"0x\" for table (decimal, 0x hex or a name of rt_tables)" },
+		{ "sid 2001:db8::1 action End.T table 0x0\n",
+		  "t.conf:1: table \"0x0\" out of range (1..4294967295)" },
+		{ "sid 2001:db8::1 action End.DT6 vrftable no-such-table-xyz\n",
+		  "t.conf:1: unknown table \"no-such-table-xyz\" for vrftable (not a number nor a name "
+		  "of rt_tables)" },
+		{ "sid 2001:db8::1 action End metric 1 metric 2\n", "t.conf:1: duplicate \"metric\"" },
+		{ "sid 2001:db8::1 action End pref\n", "t.conf:1: missing value after \"pref\"" },
+		{ "sid 2001:db8::1 action End flavors PSP,psp\n", "t.conf:1: duplicate flavor \"psp\"" },
+	};
+	static const char rt[] = "# comment\n255\tlocal\n0x64 blue # hex id\n 200  red\n#7 hidden\n";
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+	uint32_t id = 0;
+
+	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
+		int rc = srv6_conf_parse_string(&c, "t.conf", errs[i].text, err, sizeof(err));
+
+		if (rc != -EINVAL || strcmp(err, errs[i].msg))
+			fail_msg("case %zu: rc %d\n  got  [%s]\n  want [%s]", i, rc, err, errs[i].msg);
+	}
+	/* rt_tables text */
+	assert_int_equal(srv6_rt_tables_find(rt, "blue", &id), 0);
+	assert_int_equal(id, 100);
+	assert_int_equal(srv6_rt_tables_find(rt, "red", &id), 0);
+	assert_int_equal(id, 200);
+	assert_int_equal(srv6_rt_tables_find(rt, "local", &id), 0);
+	assert_int_equal(id, 255);
+	assert_int_equal(srv6_rt_tables_find(rt, "hidden", &id), -ENOENT);
+	assert_int_equal(srv6_rt_tables_find(rt, "comment", &id), -ENOENT);
+	assert_int_equal(srv6_rt_table_lookup("main", &id), 0);
+	assert_int_equal(id, 254);
+
+	/* hex, mixed-case flavors, route-level words with a warning */
+	if (srv6_conf_parse_string(&c, "t.conf",
+				   "sid 2001:db8::1 action End.T table 0x64 flavors PSP,USD\n"
+				   "sid 2001:db8::2 encap seg6local action End dev eth0 proto static "
+				   "metric 1024 pref medium\n"
+				   "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 5\n",
+				   err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(c.sids[0].cfg.table, 100);
+	assert_int_equal(c.sids[0].cfg.flavors, SRV6_F_FLV(SRV6_FLV_PSP) | SRV6_F_FLV(SRV6_FLV_USD));
+	assert_int_equal(c.nwarnings, 2);
+	assert_string_equal(c.warning, "t.conf:2: route-level \"proto\" \"static\" ignored (srv6d "
+			    "has no routing metric, protocol or preference)");
+	srv6_conf_free(&c);
+	assert_int_equal(c.nwarnings, 0);
+	{
+		char *argv[] = { "2001:db8::3", "action", "End", "metric", "7" };
+		struct srv6_sid_cfg cfg;
+		struct in6_addr pfx;
+		uint8_t plen;
+
+		assert_int_equal(srv6_sid_parse_words(5, argv, &pfx, &plen, &cfg, err, sizeof(err)), 0);
+		assert_string_equal(err, "route-level \"metric\" \"7\" ignored (srv6d has no routing "
+				    "metric, protocol or preference)");
+		assert_int_equal(srv6_sid_parse_words(3, argv, &pfx, &plen, &cfg, err, sizeof(err)), 0);
+		assert_string_equal(err, "");
+	}
 }
 
 /* ---- the API srv6ctl uses ---------------------------------------------- */
@@ -1042,6 +1126,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_every_action),
 		cmocka_unit_test(test_attr_names),
 		cmocka_unit_test(test_iproute2_paste),
+		cmocka_unit_test(test_iproute2_compat),
 		cmocka_unit_test(test_words_and_format),
 		cmocka_unit_test(test_files),
 	};

@@ -212,6 +212,27 @@ static void test_malformed_inner(void **state)
 	assert_int_equal(pkt.data[7], 64);
 }
 
+/* A pending policy (no outer source yet) drops as "pending", packet untouched. */
+static void test_pending(void **state)
+{
+	struct srv6_policy p = policy(SRV6_MODE_ENCAP, 1);
+	struct srv6_result res;
+	struct srv6_pkt pkt;
+	uint8_t *d = buf + SRV6_PKT_HEADROOM;
+
+	v6pkt(d, 0, 0, 64, 1, 2, 0);
+	assert_int_equal(srv6_pkt_init(&pkt, buf, BUFSZ, SRV6_PKT_HEADROOM, 48), 0);
+	p.pending = true;
+	assert_int_equal(srv6_headend_apply(&p, 41, &pkt, &res), 0);
+	assert_int_equal(res.verdict, SRV6_V_DROP);
+	assert_int_equal(res.reason, SRV6_DROP_PENDING);
+	assert_ptr_equal(pkt.data, d);
+	assert_int_equal(pkt.len, 48);
+	p.pending = false;
+	assert_int_equal(srv6_headend_apply(&p, 41, &pkt, &res), 0);
+	assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+}
+
 /* Exactly the needed headroom works, one byte less is NO_ROOM. */
 static void test_headroom(void **state)
 {
@@ -400,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_policy_check),
 		cmocka_unit_test(test_mode_input_mismatch),
 		cmocka_unit_test(test_malformed_inner),
+		cmocka_unit_test(test_pending),
 		cmocka_unit_test(test_headroom),
 		cmocka_unit_test(test_too_big),
 		cmocka_unit_test(test_flowlabel_hash),

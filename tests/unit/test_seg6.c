@@ -610,6 +610,34 @@ static void test_nh_context(void **state)
 	free(t);
 }
 
+/* A pending SID (degraded start) drops everything, untouched, as "pending";
+ * the same SID completed forwards again. */
+static void test_pending(void **state)
+{
+	struct tpkt *t = malloc(sizeof(*t));
+	struct srv6_sid_cfg c = cfg_of(SRV6_ACT_END_X);
+	struct srv6_result res;
+	uint8_t before[256];
+	size_t len;
+
+	c.attrs = SRV6_F_ATTR(SRV6_ATTR_NH6) | SRV6_F_ATTR(SRV6_ATTR_OIF);
+	addr(&c.nh6, "fe80::1");
+	c.pending = true;
+	build(t, 64, 64, "fc00::1", three, 3, 2, 2);
+	len = t->pkt.len;
+	memcpy(before, t->pkt.data, len);
+	assert_int_equal(srv6_sid_process(&c, &t->pkt, &res), 0);
+	assert_int_equal(res.verdict, SRV6_V_DROP);
+	assert_int_equal(res.reason, SRV6_DROP_PENDING);
+	assert_string_equal(srv6_drop_name(SRV6_DROP_PENDING), "pending");
+	assert_int_equal(t->pkt.len, len);
+	assert_memory_equal(t->pkt.data, before, len);
+	c.pending = false;
+	assert_int_equal(srv6_sid_process(&c, &t->pkt, &res), 0);
+	assert_int_equal(res.verdict, SRV6_V_FORWARD6);
+	free(t);
+}
+
 /* Segments Left at every boundary: 0, 1, LE, LE + 1, LE + 2, 255. */
 static void test_sl_boundaries(void **state)
 {
@@ -803,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_cfg_check),
 		cmocka_unit_test(test_nh_context),
+		cmocka_unit_test(test_pending),
 		cmocka_unit_test(test_sl_boundaries),
 		cmocka_unit_test(test_no_room),
 		cmocka_unit_test(test_malformed),

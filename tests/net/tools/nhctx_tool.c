@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 				printf("err bad SID line\n");
 				continue;
 			}
-			e = srv6_nhctx_sync(n, ptrs, k, err, sizeof(err));
+			e = srv6_nhctx_sync(n, ptrs, k, NULL, err, sizeof(err));
 			if (e < 0) {
 				printf("err %s\n", err);
 				continue;

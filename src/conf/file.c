@@ -1,0 +1,771 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * file.c - srv6d.conf as a whole: the global keywords, duplicate prefixes,
+ * cross-line checks, reading the file (grammar in include/srv6d/conf.h).
+ *
+ * Structure, after wireguard-tools' config.c: init, one call per line, a
+ * finish step for cross-line checks; "has" state (the line a global keyword
+ * was first seen on) lives in the parse context, not in struct srv6_conf.
+ * The words of sid and route lines are parsed by sid.c and route.c.
+ * Nothing exits, logs or keeps global state.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "conf_int.h"
+#include "srv6d/hmac_conf.h"   /* hmac hook */
+#include "srv6d/log.h"
+
+#define CPU_MAX (CPU_SETSIZE - 1)
+
+/* ---------------------------------------------------------------------- */
+/* duplicate prefix detection: an open-addressing set of (family, plen,   */
+/* prefix) -> first line                                                  */
+
+struct pkey {
+	uint8_t family, plen;
+	uint8_t addr[16];
+	unsigned int line;   /* 0: empty slot */
+};
+
+struct pset {
+	struct pkey *slot;
+	size_t cap, n;       /* cap: power of two or 0 */
+};
+
+static size_t pkey_hash(const struct pkey *k)
+{
+	uint64_t h = 1469598103934665603ull;  /* FNV-1a */
+	size_t i;
+
+	h = (h ^ k->family) * 1099511628211ull;
+	h = (h ^ k->plen) * 1099511628211ull;
+	for (i = 0; i < sizeof(k->addr); i++)
+		h = (h ^ k->addr[i]) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 32));
+}
+
+static struct pkey *pset_slot(struct pkey *tab, size_t cap, const struct pkey *k)
+{
+	size_t i = pkey_hash(k) & (cap - 1);
+
+	while (tab[i].line && (tab[i].family != k->family || tab[i].plen != k->plen ||
+			       memcmp(tab[i].addr, k->addr, sizeof(k->addr))))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* Insert @k; returns 0, the line of an existing equal key, or -ENOMEM. */
+static long pset_add(struct pset *s, const struct pkey *k)
+{
+	struct pkey *sl;
+
+	if ((s->n + 1) * 2 > s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64, i;
+		struct pkey *nt = calloc(ncap, sizeof(*nt));
+
+		if (!nt)
+			return -ENOMEM;
+		for (i = 0; i < s->cap; i++)
+			if (s->slot[i].line)
+				*pset_slot(nt, ncap, &s->slot[i]) = s->slot[i];
+		free(s->slot);
+		s->slot = nt;
+		s->cap = ncap;
+	}
+	sl = pset_slot(s->slot, s->cap, k);
+	if (sl->line)
+		return (long)sl->line;
+	*sl = *k;
+	s->n++;
+	return 0;
+}
+
+static void pset_free(struct pset *s)
+{
+	free(s->slot);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---------------------------------------------------------------------- */
+/* the file: init / line / finish                                         */
+
+struct conf_ctx {
+	struct srv6_conf *c;
+	struct errbuf e;            /* message without the "FILE:LINE: " prefix */
+	const char *name;           /* FILE of messages, escaped */
+	unsigned int line;
+	/* "has" flags: the line a global keyword was seen on, 0 if not */
+	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
+	unsigned int has_egress;
+	unsigned int has_loglevel;
+	unsigned int has_chain, has_markbase, has_tablebase, has_rulepref;
+	unsigned int has_ctlsock;
+	size_t sids_cap, routes_cap;
+	struct pset sid_set, route_set;
+};
+
+/* A line that parsed with a warning in x->e: count it, keep the first. */
+static void conf_warn(struct conf_ctx *x)
+{
+	if (!x->e.buf[0])
+		return;
+	if (!x->c->nwarnings++)
+		snprintf(x->c->warning, sizeof(x->c->warning), "%s:%u: %s", x->name, x->line,
+			 x->e.buf);
+	x->e.buf[0] = '\0';
+}
+
+static int need_one(int argc, char **argv, struct errbuf *e)
+{
+	struct qtok qb;
+
+	if (conf_need_arg(argc, argv, e))
+		return -EINVAL;
+	if (argc > 2) {
+		conf_seterr(e, "\"%s\" takes one value, unexpected %s", argv[0], conf_q(&qb, argv[2]));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int g_queue(struct conf_ctx *x, char **argv)
+{
+	char *dash = strchr(argv[1], '-');
+	uint64_t a, b;
+	struct qtok qb;
+
+	if (dash) {
+		char first[16];
+		size_t l = (size_t)(dash - argv[1]);
+
+		if (l == 0 || l >= sizeof(first)) {
+			conf_seterr(&x->e, "bad queue range %s", conf_q(&qb, argv[1]));
+			return -EINVAL;
+		}
+		memcpy(first, argv[1], l);
+		first[l] = '\0';
+		if (conf_parse_num("queue", first, 0, 65535, &a, &x->e) ||
+		    conf_parse_num("queue", dash + 1, 0, 65535, &b, &x->e))
+			return -EINVAL;
+		if (b < a) {
+			conf_seterr(&x->e, "bad queue range %s (end before start)", conf_q(&qb, argv[1]));
+			return -EINVAL;
+		}
+	} else {
+		if (conf_parse_num("queue", argv[1], 0, 65535, &a, &x->e))
+			return -EINVAL;
+		b = a;
+	}
+	if (b - a + 1 > SRV6_CONF_MAX_QUEUES) {
+		conf_seterr(&x->e, "too many queues in %s (%llu, at most %d)", conf_q(&qb, argv[1]),
+		       (unsigned long long)(b - a + 1), SRV6_CONF_MAX_QUEUES);
+		return -EINVAL;
+	}
+	x->c->queue_first = (unsigned int)a;
+	x->c->queue_last = (unsigned int)b;
+	return 0;
+}
+
+static int g_maxlen(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	if (conf_parse_num("queue-maxlen", argv[1], 1, SRV6_CONF_QUEUE_MAXLEN_MAX, &v, &x->e))
+		return -EINVAL;
+	x->c->queue_maxlen = (unsigned int)v;
+	return 0;
+}
+
+static int g_failopen(struct conf_ctx *x, char **argv)
+{
+	struct qtok qb;
+
+	if (!strcmp(argv[1], "yes")) {
+		x->c->fail_open = true;
+	} else if (!strcmp(argv[1], "no")) {
+		x->c->fail_open = false;
+	} else {
+		conf_seterr(&x->e, "bad value %s for fail-open (yes or no)", conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int g_steer(struct conf_ctx *x, char **argv)
+{
+	struct qtok qb;
+
+	if (!strcmp(argv[1], "auto")) {
+		x->c->steer = SRV6_STEER_AUTO;
+	} else if (!strcmp(argv[1], "none")) {
+		x->c->steer = SRV6_STEER_NONE;
+	} else {
+		conf_seterr(&x->e, "bad value %s for steer (auto or none)", conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int g_egress(struct conf_ctx *x, char **argv)
+{
+	static const char *const names[] = {
+		[SRV6_EGRESS_AUTO] = "auto",
+		[SRV6_EGRESS_VERDICT] = "verdict",
+		[SRV6_EGRESS_INJECT] = "inject",
+	};
+	struct qtok qb;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		if (!strcmp(argv[1], names[i])) {
+			x->c->egress = (enum srv6_egress_mode)i;
+			return 0;
+		}
+	}
+	conf_seterr(&x->e, "bad value %s for egress (auto, verdict or inject)", conf_q(&qb, argv[1]));
+	return -EINVAL;
+}
+
+static int g_loglevel(struct conf_ctx *x, char **argv)
+{
+	int l = srv6_log_level_from_name(argv[1]);
+	struct qtok qb;
+
+	if (l < 0) {
+		conf_seterr(&x->e, "bad value %s for log-level (emerg, alert, crit, err, warning, "
+		       "notice, info or debug)", conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	x->c->log_level = l;
+	return 0;
+}
+
+static int g_chain(struct conf_ctx *x, char **argv)
+{
+	const char *s = argv[1];
+	size_t n = strlen(s);
+	struct qtok qb;
+	bool ok = n >= 1 && n <= SRV6_STEER_CHAIN_MAX && s[0] != '-';
+
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= 'a' && s[i] <= 'z') ||
+		     (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-';
+	if (!ok) {
+		conf_seterr(&x->e, "bad chain name %s for steer-chain (1..%d of A-Z a-z 0-9 _ -)",
+		       conf_q(&qb, s), SRV6_STEER_CHAIN_MAX);
+		return -EINVAL;
+	}
+	memcpy(x->c->steer_chain, s, n + 1);
+	return 0;
+}
+
+/* 0xHHHH0000: the only hex number of the file (marks are read in hex). */
+static int g_markbase(struct conf_ctx *x, char **argv)
+{
+	const char *s = argv[1];
+	unsigned long long v = 0;
+	struct qtok qb;
+	size_t n = strlen(s);
+
+	if (n < 3 || n > 10 || s[0] != '0' || s[1] != 'x' || strspn(s + 2, "0123456789abcdefABCDEF") != n - 2) {
+		conf_seterr(&x->e, "bad mark %s for mark-base (0x followed by up to 8 hex digits)", conf_q(&qb, s));
+		return -EINVAL;
+	}
+	v = strtoull(s + 2, NULL, 16);
+	if (!v || (v & 0xffff)) {
+		conf_seterr(&x->e, "mark-base %s must be non-zero with its low 16 bits clear", conf_q(&qb, s));
+		return -EINVAL;
+	}
+	x->c->mark_base = (uint32_t)v;
+	return 0;
+}
+
+static int g_tablebase(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	/* base+1 .. base+0xffff: never 0 or 252..255, within 32 bits */
+	if (conf_parse_num("table-base", argv[1], 255, 0xffffffffull - SRV6_NHCTX_MAX, &v, &x->e))
+		return -EINVAL;
+	x->c->table_base = (uint32_t)v;
+	return 0;
+}
+
+static int g_rulepref(struct conf_ctx *x, char **argv)
+{
+	uint64_t v;
+
+	/* N and N + 1, both before the main table's rule (32766) */
+	if (conf_parse_num("rule-pref", argv[1], 1, 32764, &v, &x->e))
+		return -EINVAL;
+	x->c->rule_pref = (uint32_t)v;
+	return 0;
+}
+
+/* An absolute path that fits a sockaddr_un, or "none". */
+static int g_ctlsock(struct conf_ctx *x, char **argv)
+{
+	const char *p = argv[1];
+	struct qtok qb;
+
+	if (!strcmp(p, "none")) {
+		x->c->ctl_path[0] = '\0';
+		return 0;
+	}
+	if (p[0] != '/' || strlen(p) >= sizeof(x->c->ctl_path) || !strcmp(p + strlen(p) - 1, "/")) {
+		conf_seterr(&x->e, "bad path %s for control-socket (an absolute file name of at most "
+			    "%zu bytes, or none)", conf_q(&qb, p), sizeof(x->c->ctl_path) - 1);
+		return -EINVAL;
+	}
+	memcpy(x->c->ctl_path, p, strlen(p) + 1);
+	return 0;
+}
+
+static int g_src(struct conf_ctx *x, char **argv)
+{
+	struct in6_addr a;
+	struct qtok qb;
+	const char *why;
+
+	if (conf_parse_addr6("encap-source", argv[1], &a, &x->e))
+		return -EINVAL;
+	/* The outer source of packets routed off-link: not link-local. */
+	if ((why = conf_not_unicast6(&a, true))) {
+		conf_seterr(&x->e, "encap-source %s is not a global unicast address (%s)",
+		       conf_q(&qb, argv[1]), why);
+		return -EINVAL;
+	}
+	x->c->has_encap_src = true;
+	x->c->encap_src = a;
+	return 0;
+}
+
+/* N[-M][,N[-M]...] or "none" */
+static int g_cpu(struct conf_ctx *x, char **argv)
+{
+	const char *p = argv[1];
+	struct qtok qb;
+	int n = 0;
+
+	x->c->ncpus = 0;
+	if (!strcmp(p, "none"))
+		return 0;
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t l = comma ? (size_t)(comma - p) : strlen(p);
+		char item[32], *dash;
+		uint64_t a, b;
+
+		if (l == 0 || l >= sizeof(item)) {
+			conf_seterr(&x->e, "bad CPU list %s", conf_q(&qb, argv[1]));
+			return -EINVAL;
+		}
+		memcpy(item, p, l);
+		item[l] = '\0';
+		dash = strchr(item, '-');
+		if (dash)
+			*dash = '\0';
+		if (conf_parse_num("cpu", item, 0, CPU_MAX, &a, &x->e))
+			return -EINVAL;
+		b = a;
+		if (dash && conf_parse_num("cpu", dash + 1, 0, CPU_MAX, &b, &x->e))
+			return -EINVAL;
+		if (b < a) {
+			conf_seterr(&x->e, "bad CPU list %s (range end before start)", conf_q(&qb, argv[1]));
+			return -EINVAL;
+		}
+		for (; a <= b; a++) {
+			if (n == SRV6_CONF_MAX_QUEUES) {
+				conf_seterr(&x->e, "too many CPUs in %s (at most %d)", conf_q(&qb, argv[1]),
+				       SRV6_CONF_MAX_QUEUES);
+				return -EINVAL;
+			}
+			x->c->cpus[n++] = (int)a;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	x->c->ncpus = n;
+	return 0;
+}
+
+static int l_sid(struct conf_ctx *x, int argc, char **argv)
+{
+	struct srv6_conf_sid s;
+	struct pkey k = { 0 };
+	char pbuf[INET6_ADDRSTRLEN + 8];
+	struct sbuf sb = { pbuf, sizeof(pbuf), 0 };
+	long first;
+
+	memset(&s, 0, sizeof(s));
+	if (srv6_sid_parse_words(argc - 1, argv + 1, &s.prefix, &s.plen, &s.cfg,
+				 x->e.buf, x->e.len))
+		return -EINVAL;
+	conf_warn(x);
+	s.line = x->line;
+
+	k.family = AF_INET6;
+	k.plen = s.plen;
+	memcpy(k.addr, &s.prefix, 16);
+	k.line = x->line;
+	first = pset_add(&x->sid_set, &k);
+	if (first < 0) {
+		conf_seterr(&x->e, "out of memory");
+		return -ENOMEM;
+	}
+	if (first > 0) {
+		conf_put_prefix(&sb, AF_INET6, &s.prefix, s.plen);
+		conf_seterr(&x->e, "duplicate sid %s (first at line %ld)", pbuf, first);
+		return -EINVAL;
+	}
+	if (x->c->nsids == x->sids_cap) {
+		size_t ncap = x->sids_cap ? x->sids_cap * 2 : 16;
+		struct srv6_conf_sid *n = realloc(x->c->sids, ncap * sizeof(*n));
+
+		if (!n) {
+			conf_seterr(&x->e, "out of memory");
+			return -ENOMEM;
+		}
+		x->c->sids = n;
+		x->sids_cap = ncap;
+	}
+	x->c->sids[x->c->nsids++] = s;
+	return 0;
+}
+
+static int l_route(struct conf_ctx *x, int argc, char **argv)
+{
+	struct srv6_conf_route r;
+	struct pkey k = { 0 };
+	char pbuf[INET6_ADDRSTRLEN + 8];
+	struct sbuf sb = { pbuf, sizeof(pbuf), 0 };
+	long first;
+
+	if (srv6_route_parse_words(argc - 1, argv + 1, &r, x->e.buf, x->e.len))
+		return -EINVAL;
+	conf_warn(x);
+	r.line = x->line;
+
+	k.family = (uint8_t)r.family;
+	k.plen = r.plen;
+	memcpy(k.addr, &r.prefix, r.family == AF_INET6 ? 16 : 4);
+	k.line = x->line;
+	first = pset_add(&x->route_set, &k);
+	if (first < 0) {
+		conf_seterr(&x->e, "out of memory");
+		return -ENOMEM;
+	}
+	if (first > 0) {
+		conf_put_prefix(&sb, r.family, &r.prefix, r.plen);
+		conf_seterr(&x->e, "duplicate route %s (first at line %ld)", pbuf, first);
+		return -EINVAL;
+	}
+	if (x->c->nroutes == x->routes_cap) {
+		size_t ncap = x->routes_cap ? x->routes_cap * 2 : 16;
+		struct srv6_conf_route *n = realloc(x->c->routes, ncap * sizeof(*n));
+
+		if (!n) {
+			conf_seterr(&x->e, "out of memory");
+			return -ENOMEM;
+		}
+		x->c->routes = n;
+		x->routes_cap = ncap;
+	}
+	x->c->routes[x->c->nroutes++] = r;
+	return 0;
+}
+
+/* Global keywords: exactly one value, at most once per file. */
+static const struct global_kw {
+	const char *kw;
+	size_t has_off;         /* offsetof(struct conf_ctx, has_*) */
+	int (*parse)(struct conf_ctx *x, char **argv);
+} global_kws[] = {
+	{ "queue",        offsetof(struct conf_ctx, has_queue),    g_queue },
+	{ "queue-maxlen", offsetof(struct conf_ctx, has_maxlen),   g_maxlen },
+	{ "fail-open",    offsetof(struct conf_ctx, has_failopen), g_failopen },
+	{ "steer",        offsetof(struct conf_ctx, has_steer),    g_steer },
+	{ "egress",       offsetof(struct conf_ctx, has_egress),   g_egress },
+	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
+	{ "steer-chain",  offsetof(struct conf_ctx, has_chain),    g_chain },
+	{ "mark-base",    offsetof(struct conf_ctx, has_markbase), g_markbase },
+	{ "table-base",   offsetof(struct conf_ctx, has_tablebase), g_tablebase },
+	{ "rule-pref",    offsetof(struct conf_ctx, has_rulepref), g_rulepref },
+	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
+	{ "log-level",    offsetof(struct conf_ctx, has_loglevel), g_loglevel },
+	{ "control-socket", offsetof(struct conf_ctx, has_ctlsock), g_ctlsock },
+};
+
+static int conf_line(struct conf_ctx *x, int argc, char **argv)
+{
+	struct qtok qb;
+	size_t i;
+
+	if (!strcmp(argv[0], "sid"))
+		return l_sid(x, argc, argv);
+	if (!strcmp(argv[0], "route"))
+		return l_route(x, argc, argv);
+	if (!strcmp(argv[0], "hmac"))                 /* hmac hook */
+		return srv6_hmac_conf_line(&x->c->hmac, argc, argv, x->line, x->e.buf, x->e.len);
+	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
+		const struct global_kw *g = &global_kws[i];
+		unsigned int *has = (unsigned int *)((char *)x + g->has_off);
+
+		if (strcmp(argv[0], g->kw))
+			continue;
+		if (*has) {
+			conf_seterr(&x->e, "duplicate \"%s\" (first at line %u)", g->kw, *has);
+			return -EINVAL;
+		}
+		if (need_one(argc, argv, &x->e))
+			return -EINVAL;
+		*has = x->line;
+		return g->parse(x, argv);
+	}
+	conf_seterr(&x->e, "unknown keyword %s", conf_q(&qb, argv[0]));
+	return -EINVAL;
+}
+
+/* Cross-line checks; sets x->line to the line the error belongs to. */
+/* A SID's table or vrftable @t against srv6d's own tables. */
+static int table_clash(struct conf_ctx *x, const char *kw, uint32_t t)
+{
+	uint64_t lo = (uint64_t)x->c->table_base + 1, hi = (uint64_t)x->c->table_base + SRV6_NHCTX_MAX;
+
+	if (t >= 253 && t <= 255) {
+		conf_seterr(&x->e, "%s %u is a reserved table (253 default, 254 main, 255 local)", kw, t);
+		return -EINVAL;
+	}
+	if (t >= lo && t <= hi) {
+		conf_seterr(&x->e, "%s %u is inside srv6d's own table range %llu-%llu (table-base)", kw, t,
+		       (unsigned long long)lo, (unsigned long long)hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int srv6_conf_check_sid_tables(const struct srv6_conf *c, const struct srv6_sid_cfg *cfg,
+			       char *err, size_t errlen)
+{
+	struct conf_ctx x;
+
+	memset(&x, 0, sizeof(x));
+	x.c = (struct srv6_conf *)c;   /* table_clash only reads it */
+	x.e.buf = err;
+	x.e.len = errlen;
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_TABLE)) && table_clash(&x, "table", cfg->table))
+		return -EINVAL;
+	if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+	    table_clash(&x, "vrftable", cfg->vrftable))
+		return -EINVAL;
+	return 0;
+}
+
+static int conf_finish(struct conf_ctx *x)
+{
+	unsigned int nq = srv6_conf_nqueues(x->c);
+
+	/* After the whole file: table-base may come after the SIDs. */
+	for (size_t i = 0; i < x->c->nsids; i++) {
+		const struct srv6_sid_cfg *cfg = &x->c->sids[i].cfg;
+
+		x->line = x->c->sids[i].line;
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_TABLE)) && table_clash(x, "table", cfg->table))
+			return -EINVAL;
+		if ((cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_VRFTABLE)) &&
+		    table_clash(x, "vrftable", cfg->vrftable))
+			return -EINVAL;
+	}
+
+	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
+		return -EINVAL;
+
+	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
+		x->line = x->has_cpu;
+		conf_seterr(&x->e, "cpu-affinity lists %d CPU%s for %u queue%s (one per queue)",
+		       x->c->ncpus, x->c->ncpus == 1 ? "" : "s", nq, nq == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+
+void srv6_conf_init(struct srv6_conf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->queue_first = 0;
+	c->queue_last = 0;
+	c->queue_maxlen = SRV6_CONF_QUEUE_MAXLEN_DEF;
+	c->fail_open = false;
+	c->steer = SRV6_STEER_AUTO;
+	c->log_level = LOG_INFO;
+	snprintf(c->steer_chain, sizeof(c->steer_chain), "%s", SRV6_STEER_CHAIN);
+	c->mark_base = SRV6_NHCTX_MARK_BASE;
+	c->table_base = SRV6_NHCTX_TABLE_BASE;
+	c->rule_pref = SRV6_NHCTX_RULE_PRIO;
+	snprintf(c->ctl_path, sizeof(c->ctl_path), "%s", SRV6_CTL_SOCK_DEFAULT);
+}
+
+void srv6_conf_free(struct srv6_conf *c)
+{
+	free(c->sids);
+	free(c->routes);
+	srv6_hmac_set_free(c->hmac);                  /* hmac hook */
+	srv6_conf_init(c);
+}
+
+/* Parse @len bytes of @text (a private, writable copy; may hold NULs). */
+static int conf_parse_buf(struct srv6_conf *c, const char *name, char *text, size_t len,
+			  char *err, size_t errlen)
+{
+	char msg[SRV6_CONF_ERRLEN], qname[QTOK_MAX * 4 + 8];
+	struct conf_ctx x;
+	char *argv[CONF_MAX_WORDS];
+	size_t off = 0;
+	int rc = 0;
+
+	memset(&x, 0, sizeof(x));
+	srv6_conf_init(c);
+	x.c = c;
+	x.e.buf = msg;
+	x.e.len = sizeof(msg);
+	conf_escape_into(qname, sizeof(qname), name ? name : "srv6d.conf", QTOK_MAX * 2);
+	x.name = qname;
+	msg[0] = '\0';
+
+	while (off < len) {
+		char *line = text + off;
+		char *nl = memchr(line, '\n', len - off);
+		size_t l = nl ? (size_t)(nl - line) : len - off;
+		int argc;
+
+		x.line++;
+		off += l + 1;
+		line[l] = '\0';   /* the '\n' or, at the very end, the copy's NUL */
+		if (strlen(line) != l) {
+			conf_seterr(&x.e, "NUL byte in line");
+			rc = -EINVAL;
+			break;
+		}
+		argc = conf_split_words(line, argv, &x.e);
+		if (argc < 0) {
+			rc = argc;
+			break;
+		}
+		if (argc == 0)
+			continue;
+		rc = conf_line(&x, argc, argv);
+		if (rc)
+			break;
+	}
+	if (!rc)
+		rc = conf_finish(&x);
+	pset_free(&x.sid_set);
+	pset_free(&x.route_set);
+	if (rc) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s:%u: %s", qname, x.line, msg);
+		srv6_conf_free(c);
+		return rc;
+	}
+	if (err && errlen)
+		err[0] = '\0';
+	return 0;
+}
+
+int srv6_conf_parse_string(struct srv6_conf *c, const char *name, const char *text,
+			   char *err, size_t errlen)
+{
+	size_t len;
+	char *copy;
+	int rc;
+
+	if (!text) {
+		srv6_conf_init(c);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: no text", name ? name : "srv6d.conf");
+		return -EINVAL;
+	}
+	len = strlen(text);
+	copy = malloc(len + 1);
+	if (!copy) {
+		srv6_conf_init(c);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: out of memory", name ? name : "srv6d.conf");
+		return -ENOMEM;
+	}
+	memcpy(copy, text, len + 1);
+	rc = conf_parse_buf(c, name, copy, len, err, errlen);
+	free(copy);
+	return rc;
+}
+
+int srv6_conf_parse_file(struct srv6_conf *c, const char *path, char *err, size_t errlen)
+{
+	char qname[QTOK_MAX * 4 + 8];
+	size_t cap = 4096, len = 0;
+	char *buf = NULL;
+	int fd, rc;
+
+	srv6_conf_init(c);
+	conf_escape_into(qname, sizeof(qname), path, QTOK_MAX * 2);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		goto out_err;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (!buf || len + 1 >= cap) {
+			char *nb;
+
+			if (buf)
+				cap *= 2;
+			if (cap > (size_t)SRV6_CONF_MAX_FILE + 2)
+				cap = (size_t)SRV6_CONF_MAX_FILE + 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				rc = -ENOMEM;
+				goto out_free;
+			}
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - 1 - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			rc = -errno;
+			goto out_free;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > SRV6_CONF_MAX_FILE) {
+			rc = -EFBIG;
+			goto out_free;
+		}
+	}
+	close(fd);
+	buf[len] = '\0';
+	rc = conf_parse_buf(c, path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+
+out_free:
+	free(buf);
+	close(fd);
+out_err:
+	if (err && errlen)
+		snprintf(err, errlen, "%s: %s", qname,
+			 rc == -EFBIG ? "file too large" : strerror(-rc));
+	return rc;
+}
+

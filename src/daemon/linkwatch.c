@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * linkwatch.c - rtnetlink events for the degraded start (include/srv6d/linkwatch.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+#include "srv6d/errbuf.h"
+#include "srv6d/linkwatch.h"
+
+struct srv6_linkwatch {
+	struct mnl_socket *nl;
+	uint32_t table_lo, table_hi;
+};
+
+static int rt_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int t = mnl_attr_get_type(a);
+
+	if (t <= RTA_MAX)
+		tb[t] = a;
+	return MNL_CB_OK;
+}
+
+int srv6_linkwatch_classify(const void *msg, size_t len, uint32_t table_lo, uint32_t table_hi)
+{
+	const struct nlmsghdr *nlh = msg;
+	const struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	const struct rtmsg *rtm;
+	uint32_t table;
+	bool ours;
+
+	if (len < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+		return 0;
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:      /* created, up, down, renamed: both ways */
+	case RTM_DELLINK:
+		return SRV6_LW_RETRY | SRV6_LW_VERIFY4;
+	case RTM_NEWADDR:      /* a source, a connected route toward a next hop */
+		return SRV6_LW_RETRY;
+	case RTM_NEWROUTE:
+	case RTM_DELROUTE:
+		break;
+	default:
+		return 0;
+	}
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
+		return 0;
+	rtm = mnl_nlmsg_get_payload(nlh);
+	if (mnl_attr_parse(nlh, sizeof(*rtm), rt_attr_cb, tb) < 0)
+		return 0;
+	table = tb[RTA_TABLE] ? mnl_attr_get_u32(tb[RTA_TABLE]) : rtm->rtm_table;
+	ours = table >= table_lo && table <= table_hi;
+	if (nlh->nlmsg_type == RTM_NEWROUTE)
+		return ours ? 0 : SRV6_LW_RETRY;   /* srv6d's own installs: nothing new */
+	if (!ours)
+		return 0;
+	return rtm->rtm_family == AF_INET ? SRV6_LW_VERIFY4 : SRV6_LW_VERIFY6;
+}
+
+struct srv6_linkwatch *srv6_linkwatch_open(uint32_t table_lo, uint32_t table_hi, char *err,
+					   size_t errlen)
+{
+	static const unsigned int groups[] = {
+		RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR,
+		RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE,
+	};
+	struct srv6_linkwatch *lw = calloc(1, sizeof(*lw));
+	int fd, e;
+
+	if (!lw) {
+		srv6_seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	lw->table_lo = table_lo;
+	lw->table_hi = table_hi;
+	lw->nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (!lw->nl) {
+		e = errno;
+		srv6_seterr(err, errlen, "rtnetlink socket: %s", strerror(e));
+		goto out_free;
+	}
+	if (mnl_socket_bind(lw->nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		goto out_sys;
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++)
+		if (mnl_socket_setsockopt(lw->nl, NETLINK_ADD_MEMBERSHIP, (void *)&groups[i],
+					  sizeof(groups[i])) < 0)
+			goto out_sys;
+	/* A receive overrun is reported (ENOBUFS, netlink's default) and
+	 * taken as "everything changed". */
+	fd = mnl_socket_get_fd(lw->nl);
+	if (fcntl(fd, F_SETOWN, getpid()) < 0 || fcntl(fd, F_SETSIG, SRV6_LINKWATCH_SIG) < 0 ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC | O_NONBLOCK) < 0)
+		goto out_sys;
+	return lw;
+
+out_sys:
+	e = errno;
+	srv6_seterr(err, errlen, "rtnetlink events: %s", strerror(e));
+	mnl_socket_close(lw->nl);
+out_free:
+	free(lw);
+	errno = e;
+	return NULL;
+}
+
+int srv6_linkwatch_drain(struct srv6_linkwatch *lw)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
+	int want = 0;
+
+	if (!lw)
+		return 0;
+	for (;;) {
+		ssize_t n = mnl_socket_recvfrom(lw->nl, buf, sizeof(buf));
+		const struct nlmsghdr *nlh;
+		int left;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == ENOBUFS) {   /* events lost: assume anything */
+				want |= SRV6_LW_RETRY | SRV6_LW_VERIFY;
+				continue;
+			}
+			break;                    /* EAGAIN: all read */
+		}
+		left = (int)n;
+		for (nlh = (const struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, left);
+		     nlh = mnl_nlmsg_next(nlh, &left))
+			want |= srv6_linkwatch_classify(nlh, (size_t)left, lw->table_lo,
+							lw->table_hi);
+	}
+	return want;
+}
+
+void srv6_linkwatch_close(struct srv6_linkwatch *lw)
+{
+	if (!lw)
+		return;
+	mnl_socket_close(lw->nl);
+	free(lw);
+}

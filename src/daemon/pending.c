@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* pending.c - SIDs and policies waiting for what they need (include/srv6d/pending.h). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "srv6d/headend.h"
+#include "srv6d/log.h"
+#include "srv6d/pending.h"
+
+/* The reason of an entry whose text could not be allocated. */
+static char nomem[] = "(reason not kept: out of memory)";
+
+int srv6_pending_init(struct srv6_pending *p, const char *path, const struct srv6_conf *c)
+{
+	size_t n = c->nsids + c->nroutes;
+
+	memset(p, 0, sizeof(*p));
+	p->path = path;
+	p->nsids = c->nsids;
+	p->nroutes = c->nroutes;
+	/* one spare element each: calloc(0) may return NULL */
+	p->nh = calloc(c->nsids + 1, sizeof(*p->nh));
+	p->src = calloc(n + 1, sizeof(*p->src));
+	p->logged = calloc(n + 1, sizeof(*p->logged));
+	if (!p->nh || !p->src || !p->logged) {
+		srv6_pending_free(p);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void srv6_pending_free(struct srv6_pending *p)
+{
+	for (size_t i = 0; p->nh && i < p->nsids; i++)
+		free(p->nh[i].why);
+	for (size_t i = 0; p->src && i < p->nsids + p->nroutes; i++)
+		if (p->src[i] != nomem)
+			free(p->src[i]);
+	free(p->nh);
+	free(p->src);
+	free(p->logged);
+	memset(p, 0, sizeof(*p));
+}
+
+int srv6_pending_set_src(struct srv6_pending *p, size_t i, const char *why)
+{
+	if (p->src[i] && p->src[i] != nomem && !strcmp(p->src[i], why))
+		return 0;
+	if (p->src[i] != nomem)
+		free(p->src[i]);
+	p->src[i] = NULL;
+	if (!why[0])
+		return 0;
+	p->src[i] = strdup(why);
+	if (!p->src[i]) {
+		p->src[i] = nomem;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Entry @i (SIDs first, then routes): whether it waits, and for what. */
+static const char *why_of(const struct srv6_pending *p, size_t i)
+{
+	if (i < p->nsids && p->nh[i].err)
+		return p->nh[i].why ? p->nh[i].why : nomem;
+	return p->src[i];
+}
+
+unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c)
+{
+	unsigned int changed = 0;
+	size_t i;
+
+	p->count = 0;
+	for (i = 0; i < p->nsids && i < c->nsids; i++) {
+		bool on = why_of(p, i) != NULL;
+
+		changed += c->sids[i].cfg.pending != on;
+		c->sids[i].cfg.pending = on;
+		p->count += on;
+	}
+	for (i = 0; i < p->nroutes && i < c->nroutes; i++) {
+		bool on = why_of(p, p->nsids + i) != NULL;
+
+		changed += c->routes[i].pol.pending != on;
+		c->routes[i].pol.pending = on;
+		p->count += on;
+	}
+	return changed;
+}
+
+/* "sid 2001:db8::1/128 End.X" or "route 10.0.0.0/8 encap" for entry @i. */
+static void name_of(const struct srv6_pending *p, const struct srv6_conf *c, size_t i,
+		    char *buf, size_t len, unsigned int *line)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (i < p->nsids) {
+		const struct srv6_conf_sid *s = &c->sids[i];
+
+		inet_ntop(AF_INET6, &s->prefix, a, sizeof(a));
+		snprintf(buf, len, "sid %s/%u %s", a, s->plen, srv6_action_name(s->cfg.action));
+		*line = s->line;
+	} else {
+		const struct srv6_conf_route *r = &c->routes[i - p->nsids];
+
+		inet_ntop(r->family, &r->prefix, a, sizeof(a));
+		snprintf(buf, len, "route %s/%u %s", a, r->plen, srv6_mode_name(r->pol.mode));
+		*line = r->line;
+	}
+}
+
+void srv6_pending_log(struct srv6_pending *p, const struct srv6_conf *c)
+{
+	for (size_t i = 0; i < p->nsids + p->nroutes; i++) {
+		const char *why = why_of(p, i);
+		char name[INET6_ADDRSTRLEN + 64];
+		unsigned int line;
+
+		if ((why != NULL) == p->logged[i])
+			continue;
+		p->logged[i] = why != NULL;
+		name_of(p, c, i, name, sizeof(name), &line);
+		if (why)
+			srv6_log(LOG_WARNING, "%s:%u: %s pending: %s (its packets are dropped "
+				 "and counted as \"pending\" until it completes)", p->path, line,
+				 name, why);
+		else
+			srv6_log(LOG_NOTICE, "%s:%u: %s complete", p->path, line, name);
+	}
+}
+
+void srv6_pending_print(const struct srv6_pending *p, const struct srv6_conf *c, FILE *f)
+{
+	size_t sids = 0, routes = 0;
+
+	for (size_t i = 0; i < p->nsids + p->nroutes; i++)
+		if (why_of(p, i))
+			*(i < p->nsids ? &sids : &routes) += 1;
+	if (f)
+		fprintf(f, "pending total=%zu sids=%zu routes=%zu\n", sids + routes, sids, routes);
+	else
+		srv6_log(LOG_INFO, "pending total=%zu sids=%zu routes=%zu", sids + routes, sids,
+			 routes);
+	for (size_t i = 0; i < p->nsids + p->nroutes; i++) {
+		const char *why = why_of(p, i);
+		char name[INET6_ADDRSTRLEN + 64];
+		unsigned int line;
+
+		if (!why)
+			continue;
+		name_of(p, c, i, name, sizeof(name), &line);
+		if (f)
+			fprintf(f, "pending %s %s:%u: %s\n", name, p->path, line, why);
+		else
+			srv6_log(LOG_INFO, "pending %s %s:%u: %s", name, p->path, line, why);
+	}
+}

@@ -1,0 +1,312 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_srv6ctl.sh - srv6ctl against a running srv6d: every command of the
+# table, JSON through python's json, Prometheus through a strict parser of the
+# format (prom_check.py), bad and oversized requests on the socket, a broken
+# reload while traffic flows, and the import round trip.
+#
+#   +---------------+      +--------------------------------+      +---------------+
+#   | src           |      | rtr                            |      | dst           |
+#   |          eth0 +------+ eth0                      eth1 +------+ eth0          |
+#   | 2001:db8:1::1 |      | 2001:db8:1::2    2001:db8:2::1 |      | 2001:db8:2::2 |
+#   +---------------+      |  (a) kernel seg6local/seg6     |      |  capture      |
+#     scapy sends          |  (b) srv6d with the conf       |      +---------------+
+#                          |      `srv6ctl import           |
+#                          |      --from-kernel` printed    |
+#                          |  control socket in $TMPD       |
+#                          +--------------------------------+
+#
+# Import round trip: the kernel's routes carry the cases first; srv6ctl
+# imports them; with the kernel routes gone, srv6d runs the imported lines and
+# dst must receive the same bytes.  The same srv6d then serves every command.
+set -u
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_env
+SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
+# not built is a failure, not a skip: the build is this test's business
+[ -x "$SRV6CTL" ] || { fail "$SRV6CTL is built"; summary; exit 1; }
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+
+SOCK=$TMPD/ctl.sock
+D=$RTR_IF_DST
+ctl() { in_rtr "$SRV6CTL" -S "$SOCK" "$@"; }
+json_ok() { "$PY" -c 'import json, sys; json.load(sys.stdin)' 2>/dev/null; }
+# jq-less field reads: jget EXPR (python over the JSON on stdin)
+jget() { "$PY" -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
+rx() { awk -v c="$2" '$1 == "RX" && $2 == c {print $4}' "$1"; }
+
+# ---- import round trip ------------------------------------------------------------
+# name | pkt.py case | kernel route
+CASES=(
+"End|end|2001:db8:ff::1 encap seg6local action End dev $D"
+"End.T|end-t|2001:db8:ff::4 encap seg6local action End.T table 100 dev $D"
+"End.DT6|end-dt6|2001:db8:ff::6 encap seg6local action End.DT6 table 100 dev $D"
+"End.B6.Encaps|end-b6-encaps|2001:db8:ff::8 encap seg6local action End.B6.Encaps srh segs 2001:db8:aa::1,2001:db8:aa::2 dev $D"
+"End next-csid|end-csid|2001:db8:100::/48 encap seg6local action End flavors next-csid lblen 32 nflen 16 dev $D"
+"policy encap|policy-encap|2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev $D"
+)
+field() { local IFS='|'; local -a f; read -ra f <<<"$1"; echo "${f[$2]:-}"; }
+keys=()
+in_rtr ip sr tunsrc set "$RTR_ADDR_SRC"   # the same outer source both ways
+for c in "${CASES[@]}"; do
+	# shellcheck disable=SC2046
+	if ip -n "$NS_RTR" -6 route add $(field "$c" 2); then keys+=("$(field "$c" 1)")
+	else skip "import: $(field "$c" 0)" "the kernel refuses the route"; fi
+done
+# a route-level word the import must drop, on a route of another table
+ip -n "$NS_RTR" -6 route add 2001:db8:ff::44 encap seg6local action End dev "$D" table 200 metric 7
+pkt_to_dst send --case "${keys[@]}" >"$TMPD/kernel.cap" || fail "kernel capture" "pkt.py failed"
+in_rtr "$SRV6CTL" import --from-kernel >"$TMPD/imported" 2>"$TMPD/import.err"
+rc=$?
+check "import --from-kernel: exit 0" test "$rc" -eq 0
+n=$(grep -c '^sid \|^route ' "$TMPD/imported")
+check "import --from-kernel: one line per SRv6 route ($n of $((${#keys[@]} + 1)))" \
+	test "$n" -eq "$((${#keys[@]} + 1))"
+check "import: the show form of a segment list (segs 2 [ A B ]) becomes srh segs A,B" \
+	grep -qx "sid 2001:db8:ff::8 action End.B6.Encaps srh segs 2001:db8:aa::1,2001:db8:aa::2 dev $D" \
+	"$TMPD/imported"
+check "import: End.T's table kept, the route's table 200 dropped with a warning" \
+	eval 'grep -qx "sid 2001:db8:ff::4 action End.T table 100 dev $D" "$TMPD/imported" &&
+	      grep -q "route-level \"table 200\" dropped" "$TMPD/import.err"'
+# stdin gives the same lines as --from-kernel
+{ ip -n "$NS_RTR" -6 route show table all; ip -n "$NS_RTR" -4 route show table all; } |
+	"$SRV6CTL" import >"$TMPD/imported.stdin" 2>/dev/null
+check "import from stdin: the same lines" cmp -s "$TMPD/imported" "$TMPD/imported.stdin"
+printf 'fc00::9 encap seg6local action End.X nh6 fe80::1 iif v0 dev v0\n' |
+	"$SRV6CTL" import >/dev/null 2>"$TMPD/import.bad"
+rc=$?
+check "import: a route srv6d cannot take is named, exit 1" \
+	eval '[ $rc -eq 1 ] && grep -q "stdin:1: unknown keyword \"iif\": not imported" "$TMPD/import.bad"'
+for c in "${CASES[@]}"; do
+	# shellcheck disable=SC2046
+	ip -n "$NS_RTR" -6 route del $(field "$c" 2) 2>/dev/null
+done
+ip -n "$NS_RTR" -6 route del 2001:db8:ff::44 table 200
+
+{
+	echo "queue 0-1"
+	echo "control-socket $SOCK"
+	conf_extra
+	cat "$TMPD/imported"
+} >"$TMPD/srv6d.conf"
+srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" ||
+	{ fail "srv6d starts with the imported conf"; summary; exit 1; }
+pkt_to_dst send --case "${keys[@]}" >"$TMPD/srv6d.cap" || fail "srv6d capture" "pkt.py failed"
+for k in "${keys[@]}"; do
+	want=$(rx "$TMPD/kernel.cap" "$k") got=$(rx "$TMPD/srv6d.cap" "$k")
+	if [ -n "$want" ] && [ "$want" = "$got" ]; then
+		ok "import round trip: $k byte-identical to the kernel ($(echo "$want" | wc -l) packets)"
+	else
+		fail "import round trip: $k byte-identical to the kernel" "$(hexdiff "$want" "$got")"
+	fi
+done
+in_rtr ip sr tunsrc set ::
+
+# ---- show commands --------------------------------------------------------------------
+check "socket: mode 0660" test "$(stat -c %a "$SOCK")" = 660
+out=$(ctl status)
+check "status: version, config, egress, kernel" \
+	eval 'echo "$out" | grep -q "^srv6d " && echo "$out" | grep -q "^config $TMPD/srv6d.conf loaded " &&
+	      echo "$out" | grep -q "^egress ipv6 " && echo "$out" | grep -q "^kernel seg6 yes"'
+check "status -j: JSON with version, config, sids" \
+	eval '[ "$(ctl -j status | jget "d[\"config\"], d[\"sids\"], d[\"version\"] != \"\"")" = \
+	      "$TMPD/srv6d.conf 6 True" ]'
+check "sid show: the conf's words" \
+	eval 'ctl sid show | grep -qx "2001:db8:ff::6 action End.DT6 table 100 dev $D"'
+check "sid show SID: only that SID" \
+	eval '[ "$(ctl sid show 2001:db8:ff::1)" = "2001:db8:ff::1 action End dev $D" ]'
+# the counters agree with the stats file (SIGUSR1) for every SID
+srv6d_stats
+j=$(ctl -j -s sid show)
+check "sid show -j -s: JSON" eval 'echo "$j" | json_ok'
+bad=
+for sid in 2001:db8:ff::1 2001:db8:ff::4 2001:db8:ff::6 2001:db8:100::/48; do
+	s=${sid%/128}; [[ $s == */* ]] || s=$s/128
+	jp=$(echo "$j" | jget "[e['stats']['packets'] for e in d if e['sid'] == '$s'][0]")
+	[ "$jp" = "$(counter "${sid%/128}" packets)" ] && [ "$jp" -gt 0 ] || bad="$bad $sid:$jp/$(counter "${sid%/128}" packets)"
+done
+check "sid show -j -s: packets as the stats file, non-zero${bad:+ (got$bad)}" test -z "$bad"
+check "sid show -j -s: every drop reason named" \
+	eval '[ "$(echo "$j" | jget "len(d[0][\"stats\"][\"drops\"])")" -ge 10 ]'
+check "sid show -s: packets, bytes, errors and drops lines" \
+	eval 'ctl -s sid show 2001:db8:ff::1 | grep -q "^    packets [1-9][0-9]* bytes [1-9][0-9]* errors 0$" &&
+	      ctl -s sid show 2001:db8:ff::1 | grep -q "^    drops malformed 0 srh-invalid 0 "'
+check "route show / -j route show" \
+	eval 'ctl route show | grep -q "^2001:db8:99::/64 encap seg6 mode encap segs " &&
+	      [ "$(ctl -j -s route show | jget "d[0][\"mode\"], d[0][\"stats\"][\"packets\"] > 0")" = "encap True" ]'
+check "sid show of an absent SID: error, exit 1" \
+	eval '! ctl sid show 2001:db8:ff::77 2>"$TMPD/e" && grep -q "not configured" "$TMPD/e"'
+q=$(ctl -j queue show)
+check "queue show -j: per queue packets, verdicts, batches and the kernel's counters" \
+	eval '[ "$(echo "$q" | jget "len(d), \",\".join(sorted(d[0][\"kernel\"])), sum(x[\"packets\"] for x in d) > 0, d[0][\"fail_open\"]")" = \
+	      "2 id_sequence,portid,queue_dropped,user_dropped,waiting True False" ]'
+check "queue show: text with the kernel line" \
+	eval 'ctl queue show | grep -q "^    kernel waiting 0 queue-dropped 0 user-dropped 0 "'
+check "steer show: installed, intact, the rules" \
+	eval 'ctl steer show | grep -q "installed, intact" && ctl steer show | grep -q -- "-d 2001:db8:ff::1/128 -j NFQUEUE"'
+check "steer show --template: ip6tables-restore text" \
+	eval 'ctl steer show --template | grep -q "^\*raw" && ctl steer show --template | grep -q "^COMMIT"'
+check "steer show -j: JSON" eval '[ "$(ctl -j steer show | jget "d[\"state\"], d[\"installed\"]")" = "intact True" ]'
+ctl stats show >"$TMPD/stats.txt"
+check "stats show: the stats file's lines" \
+	eval 'grep -q "^steering repairs=" "$TMPD/stats.txt" && grep -q "^queue 0 packets=" "$TMPD/stats.txt"'
+check "stats -j: JSON with sids, routes, queues" \
+	eval '[ "$(ctl -j stats | jget "len(d[\"sids\"]), len(d[\"routes\"]), len(d[\"queues\"])")" = "6 1 2" ]'
+ctl stats --format prometheus >"$TMPD/prom" 2>&1
+if out=$("$PY" "$LIB_DIR/prom_check.py" "$TMPD/prom"); then ok "stats --format prometheus: strict parse ($out)"
+else fail "stats --format prometheus: strict parse" "$out"; fi
+check "prometheus: End's packets" \
+	eval 'grep -Eq "^srv6d_sid_packets_total\{sid=\"2001:db8:ff::1/128\",action=\"End\"\} [1-9]" "$TMPD/prom"'
+printf '# TYPE x_total counter\nx_total 1\nx_total 2\n' >"$TMPD/prom.bad"
+check "prom_check.py refuses a series given twice" eval '! "$PY" "$LIB_DIR/prom_check.py" "$TMPD/prom.bad" >/dev/null'
+
+# ---- monitor, changes, reset -------------------------------------------------------------
+in_rtr "$SRV6CTL" -S "$SOCK" monitor >"$TMPD/monitor" 2>&1 & MON=$!
+in_rtr "$SRV6CTL" -S "$SOCK" -j monitor >"$TMPD/monitor.json" 2>&1 & MONJ=$!
+STREAM_PID=$MON   # lib.sh's cleanup kills it
+sleep 0.3   # both connected (a monitor replies at once; no event is lost after)
+out=$(ctl sid add 2001:db8:ff::9 action End flavors PSP 2>&1)
+check "sid add: says it lasts until the next reload" \
+	eval 'echo "$out" | grep -q "sid 2001:db8:ff::9 added; lasts until the next reload of $TMPD/srv6d.conf"'
+check "sid add: listed, steered" \
+	eval 'ctl sid show 2001:db8:ff::9 | grep -q "action End flavors psp" &&
+	      in_rtr ip6tables -t raw -S | grep -q -- "-d 2001:db8:ff::9/128 -j NFQUEUE"'
+pkt_to_dst send --case end-sid9 >"$TMPD/sid9.cap"
+check "sid add: the new SID processes traffic" \
+	eval '[ "$(ctl -j -s sid show 2001:db8:ff::9 | jget "d[0][\"stats\"][\"packets\"]")" -ge 1 ]'
+nctx=$(ctl -j status | jget 'd["contexts"]')
+check "sid add End.X: its next-hop context installed; sid del: removed ($nctx before)" \
+	eval 'ctl sid add 2001:db8:ff::13 action End.X nh6 $DST_ADDR oif $D >/dev/null &&
+	      [ "$(ctl -j status | jget "d[\"contexts\"]")" = $((nctx + 1)) ] &&
+	      ctl sid del 2001:db8:ff::13 >/dev/null && [ "$(ctl -j status | jget "d[\"contexts\"]")" = "$nctx" ]'
+check "sid add with a bad action: the grammar's message, exit 1" \
+	eval '! ctl sid add 2001:db8:ff::10 action End.DX5 2>"$TMPD/e" &&
+	      grep -qx "srv6ctl: unknown action \"End.DX5\"" "$TMPD/e"'
+check "sid add End table: the specific message" \
+	eval '! ctl sid add 2001:db8:ff::10 action End table 5 2>"$TMPD/e" &&
+	      grep -q "End does not take table (a route-level" "$TMPD/e"'
+check "sid add into srv6d's own tables: refused" \
+	eval '! ctl sid add 2001:db8:ff::10 action End.T table main 2>"$TMPD/e" && grep -q "reserved table" "$TMPD/e"'
+check "sid del: gone, unsteered" \
+	eval 'ctl sid del 2001:db8:ff::9 | grep -q "deleted; lasts until the next reload" &&
+	      ! ctl sid show 2001:db8:ff::9 2>/dev/null &&
+	      ! in_rtr ip6tables -t raw -S | grep -q -- "-d 2001:db8:ff::9/128"'
+check "sid del of an absent SID: exit 1" eval '! ctl sid del 2001:db8:ff::9 2>/dev/null'
+check "route add / route del" \
+	eval 'ctl route add 10.8.0.0/16 encap seg6 mode encap segs 2001:db8:aa::1 >/dev/null &&
+	      ctl route show 10.8.0.0/16 | grep -q "^10.8.0.0/16 encap seg6 mode encap" &&
+	      ctl route del 10.8.0.0/16 >/dev/null && ! ctl route show 10.8.0.0/16 2>/dev/null'
+check "stats reset: the counters shown start again from 0" \
+	eval 'ctl stats reset | grep -q "counters reset" &&
+	      [ "$(ctl -j -s sid show 2001:db8:ff::1 | jget "d[0][\"stats\"][\"packets\"]")" = 0 ] &&
+	      [ "$(ctl -j queue show | jget "sum(x[\"packets\"] for x in d)")" = 0 ]'
+pkt_to_dst send --case end >/dev/null
+check "stats reset: and count again" \
+	eval '[ "$(ctl -j -s sid show 2001:db8:ff::1 | jget "d[0][\"stats\"][\"packets\"]")" -eq \
+	      "$("$PY" "$PKT" build end | wc -l)" ]'
+
+# ---- reload -----------------------------------------------------------------------------
+check "reload: ok, the file's SIDs" \
+	eval 'ctl reload | grep -qx "reloaded $TMPD/srv6d.conf: 6 SIDs, 1 routes"'
+cp "$TMPD/srv6d.conf" "$TMPD/good.conf"
+echo "sid 2001:db8:ff::12 action End.DX5" >>"$TMPD/srv6d.conf"
+line=$(wc -l <"$TMPD/srv6d.conf")
+out=$(ctl reload 2>&1); rc=$?
+check "reload of a broken file: FILE:LINE: message, exit 1" \
+	eval '[ $rc -eq 1 ] && [ "$out" = "srv6ctl: $TMPD/srv6d.conf:$line: unknown action \"End.DX5\"" ]'
+pkt_to_dst send --case end >"$TMPD/after.cap"
+check "reload of a broken file: the running conf stays, traffic flows" \
+	eval '[ "$(rx "$TMPD/after.cap" end)" = "$(rx "$TMPD/kernel.cap" end)" ] &&
+	      [ "$(ctl -j status | jget "d[\"sids\"]")" = 6 ]'
+cp "$TMPD/good.conf" "$TMPD/srv6d.conf"
+sleep 0.3
+kill "$MON" "$MONJ" 2>/dev/null; wait "$MON" "$MONJ" 2>/dev/null; STREAM_PID=
+check "monitor: sid, route, contexts, stats and reload events" \
+	eval 'grep -qx "sid added 2001:db8:ff::9" "$TMPD/monitor" && grep -qx "sid deleted 2001:db8:ff::9" "$TMPD/monitor" &&
+	      grep -qx "route added 10.8.0.0/16" "$TMPD/monitor" && grep -qx "stats reset" "$TMPD/monitor" &&
+	      grep -qx "contexts sid add: $((nctx + 1)) next-hop contexts installed (were $nctx)" "$TMPD/monitor" &&
+	      grep -qx "contexts sid del: $nctx next-hop contexts installed (were $((nctx + 1)))" "$TMPD/monitor" &&
+	      grep -qx "reload ok: 6 SIDs, 1 routes" "$TMPD/monitor" &&
+	      grep -q "^reload failed: $TMPD/srv6d.conf:$line: unknown action" "$TMPD/monitor"'
+check "monitor -j: one JSON object per line" \
+	eval '[ "$("$PY" -c "import json, sys; print(\" \".join(sorted(set(json.loads(l)[\"event\"] for l in open(sys.argv[1])))))" \
+	      "$TMPD/monitor.json")" = "contexts reload route sid stats" ]'
+
+# ---- bad requests -------------------------------------------------------------------------
+# raw REQUEST [shut]: what srv6d replies to REQUEST (bytes as a python
+# literal), read until it closes; "shut" ends the request by closing the
+# sending side
+raw() {
+	in_rtr "$PY" - "$SOCK" "$@" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.settimeout(15)
+try:
+    s.sendall(eval(sys.argv[2]))
+    if len(sys.argv) > 3:
+        s.shutdown(socket.SHUT_WR)
+except BrokenPipeError:
+    pass
+out = b""
+while True:
+    try:
+        b = s.recv(65536)
+    except ConnectionResetError:
+        break
+    if not b:
+        break
+    out += b
+sys.stdout.write(out.decode("ascii", "replace"))
+EOF
+}
+check "request of 5000 bytes without newline: error, too long" \
+	eval '[ "$(raw "b\"sid show \" + b\"x\" * 5000")" = "error request too long (at most 4096 bytes)" ]'
+check "request with a control byte: error naming it" \
+	eval '[ "$(raw "b\"sid show\\x01\\n\"")" = "error bad byte 0x01 at offset 8 of the request" ]'
+check "request with 200 words: error" \
+	eval '[ "$(raw "b\"sid \" + b\"a \" * 200 + b\"\\n\"")" = "error too many words (at most 64)" ]'
+check "unknown object: error" eval '[ "$(raw "b\"bogus\\n\"")" = "error unknown object \"bogus\"" ]'
+check "import over the socket: refused" eval '[ "$(raw "b\"import\\n\"")" = "error import runs in srv6ctl, not in srv6d" ]'
+check "a request without newline, ended by the close: served" eval 'raw "b\"status\"" shut | head -1 | grep -qx ok'
+# 16 idle connections fill the table; the 17th is refused; srv6d and its
+# datapath do not wait for them
+in_rtr "$PY" - "$SOCK" >"$TMPD/idle.out" 2>&1 <<'EOF' & IDLE=$!
+import socket, sys, time
+socks = []
+for i in range(16):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); socks.append(s)
+time.sleep(0.5)
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1]); s.settimeout(5)
+print(s.recv(100).decode().strip())
+time.sleep(2)
+EOF
+wait_until 5 grep -q . "$TMPD/idle.out"
+check "17th connection while 16 idle ones wait: refused" grep -qx "error too many control connections" "$TMPD/idle.out"
+pkt_to_dst send --case end >"$TMPD/busy.cap"
+check "traffic flows while the socket is full" eval '[ "$(rx "$TMPD/busy.cap" end)" = "$(rx "$TMPD/kernel.cap" end)" ]'
+wait "$IDLE"
+check "after they go: served again" eval 'ctl status >/dev/null'
+
+# a connection that never sends its request is closed (after 10 s), not kept
+out=$(in_rtr "$PY" - "$SOCK" <<'EOF'
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.settimeout(60)
+print("closed" if s.recv(100) == b"" else "data")
+EOF
+)
+check "an idle connection is closed by srv6d (got: $out)" test "$out" = closed
+
+# ---- the client's own checks ----------------------------------------------------------------
+check "usage from the table (-h lists every command)" \
+	eval '"$SRV6CTL" -h | grep -q "^  queue show " && "$SRV6CTL" -h | grep -q "^  import \[--from-kernel\]"'
+check "unknown command: exit 2, nothing sent" eval '"$SRV6CTL" -S /nonexistent sid frob 2>/dev/null; [ $? -eq 2 ]'
+check "no srv6d: exit 3" eval '"$SRV6CTL" -S "$TMPD/none.sock" status 2>/dev/null; [ $? -eq 3 ]'
+check "srv6d still alive, stops cleanly; the socket is removed" eval 'srv6d_stop && [ ! -e "$SOCK" ]'
+summary
