@@ -1207,6 +1207,34 @@ static void collect_pol(const struct srv6_policy_entry *e, void *arg)
 		l->pol[l->n++] = *e;
 }
 
+/* show and stats list entries in address order, as ip route does */
+static int cmp_sid_ent(const void *a, const void *b)
+{
+	const struct srv6_sid_entry *x = a, *y = b;
+	int c = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
+
+	return c ? c : (int)x->plen - (int)y->plen;
+}
+
+static int cmp_pol_ent(const void *a, const void *b)
+{
+	const struct srv6_policy_entry *x = a, *y = b;
+	int c;
+
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
+	c = memcmp(&x->prefix, &y->prefix, x->family == AF_INET6 ? 16 : 4);
+	return c ? c : (int)x->plen - (int)y->plen;
+}
+
+static void ent_list_sort(struct ent_list *l)
+{
+	if (l->sid && l->n > 1)
+		qsort(l->sid, l->n, sizeof(*l->sid), cmp_sid_ent);
+	if (l->pol && l->n > 1)
+		qsort(l->pol, l->n, sizeof(*l->pol), cmp_pol_ent);
+}
+
 /* "ADDR" or "ADDR/LEN" of @family (AF_UNSPEC: either) for show/del filters. */
 static int parse_pfx(const char *s, int *family, void *addr, uint8_t *plen, char *err,
 		     size_t errlen)
@@ -1278,6 +1306,7 @@ static int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	ent_list_sort(&l);
 	if (q->json)
 		fprintf(o, "[");
 	for (size_t i = 0; i < l.n; i++) {
