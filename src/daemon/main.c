@@ -800,8 +800,12 @@ static int reload(struct daemon *d, char *err, size_t errlen)
 	d->loaded = time(NULL);
 	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes, %zu pending", d->conf_path,
 		 d->conf.nsids, d->conf.nroutes, d->pend.count);
-	srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes, %zu pending",
-			   d->conf.nsids, d->conf.nroutes, d->pend.count);
+	if (d->pend.count)
+		srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes, %zu pending",
+				   d->conf.nsids, d->conf.nroutes, d->pend.count);
+	else
+		srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes",
+				   d->conf.nsids, d->conf.nroutes);
 	return 0;
 }
 
@@ -1227,6 +1231,34 @@ static void collect_pol(const struct srv6_policy_entry *e, void *arg)
 		l->pol[l->n++] = *e;
 }
 
+/* show and stats list entries in address order, as ip route does */
+static int cmp_sid_ent(const void *a, const void *b)
+{
+	const struct srv6_sid_entry *x = a, *y = b;
+	int c = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
+
+	return c ? c : (int)x->plen - (int)y->plen;
+}
+
+static int cmp_pol_ent(const void *a, const void *b)
+{
+	const struct srv6_policy_entry *x = a, *y = b;
+	int c;
+
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
+	c = memcmp(&x->prefix, &y->prefix, x->family == AF_INET6 ? 16 : 4);
+	return c ? c : (int)x->plen - (int)y->plen;
+}
+
+static void ent_list_sort(struct ent_list *l)
+{
+	if (l->sid && l->n > 1)
+		qsort(l->sid, l->n, sizeof(*l->sid), cmp_sid_ent);
+	if (l->pol && l->n > 1)
+		qsort(l->pol, l->n, sizeof(*l->pol), cmp_pol_ent);
+}
+
 /* "ADDR" or "ADDR/LEN" of @family (AF_UNSPEC: either) for show/del filters. */
 static int parse_pfx(const char *s, int *family, void *addr, uint8_t *plen, char *err,
 		     size_t errlen)
@@ -1298,6 +1330,7 @@ static int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	ent_list_sort(&l);
 	if (q->json)
 		fprintf(o, "[");
 	for (size_t i = 0; i < l.n; i++) {
@@ -1627,9 +1660,10 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
 			(long)getpid(), (long long)(now - d->started));
 		srv6_json_str(o, d->conf_path);
-		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"contexts\":%zu,\"queues\":[%u,%u],"
+		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"pending\":%zu,"
+			"\"contexts\":%zu,\"queues\":[%u,%u],"
 			"\"steer\":\"%s\",\"steering_installed\":%s,\"egress\":{\"ipv6\":\"%s\",\"ipv6_why\":",
-			loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh),
+			loaded, d->conf.nsids, d->conf.nroutes, d->pend.count, srv6_nhctx_count(d->nh),
 			d->conf.queue_first, d->conf.queue_last,
 			d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", d->steered ? "true" : "false",
 			d->inject6 ? "inject" : "verdict");
@@ -1648,6 +1682,9 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		(long long)(now - d->started));
 	fprintf(o, "config %s loaded %s: %zu SIDs, %zu routes, %zu next-hop contexts\n",
 		d->conf_path, loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh));
+	if (d->pend.count)
+		fprintf(o, "pending %zu (waiting for an interface, link, route or source: "
+			"stats show)\n", d->pend.count);
 	fprintf(o, "queues %u-%u fail-open %s, steer %s (%s)\n", d->conf.queue_first,
 		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
 		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
@@ -1951,8 +1988,12 @@ static int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, 
 		notify_status(d, "READY=1\n");
 		if (r < 0)
 			return r;
-		fprintf(o, "reloaded %s: %zu SIDs, %zu routes\n", d->conf_path, d->conf.nsids,
+		fprintf(o, "reloaded %s: %zu SIDs, %zu routes", d->conf_path, d->conf.nsids,
 			d->conf.nroutes);
+		if (d->pend.count)
+			fprintf(o, ", %zu pending (srv6d completes them when the kernel has "
+				"what they wait for: stats show)", d->pend.count);
+		fputc('\n', o);
 		return 0;
 	case SRV6_CTL_MONITOR:
 		return SRV6_CTL_MONITOR_KEEP;
