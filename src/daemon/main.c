@@ -348,16 +348,8 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pendi
 	char why[SRV6_NHCTX_WHY];
 	int r;
 
-	r = srv6_saddr_env_read(&env);
-	if (r == -ENOMEM) {
-		srv6_saddr_env_free(&env);
-		snprintf(err, errlen, "reading the addresses: %s", strerror(-r));
-		return r;
-	}
-	if (r < 0)
-		srv6_log(LOG_WARNING, "reading ip sr tunsrc: %s (taken as unset)", strerror(-r));
-
-	/* hmac hook: secrets are read here (start, reload), never at parse */
+	/* hmac hook: secrets are read here (start, reload, srv6ctl changes),
+	 * never at parse; before the addresses, which a failure would leak */
 	r = srv6_hmac_conf_load(c->hmac, err, errlen);
 	if (r < 0) {
 		char msg[SRV6_CONF_ERRLEN + 128];
@@ -371,6 +363,15 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pendi
 			srv6_log(LOG_WARNING, "hmac %s dev %s: no such interface (inactive until a reload finds it)",
 				 srv6_hmac_mode_name(c->hmac->ifs[i].mode), c->hmac->ifs[i].name);
 	srv6_hmac_conf_bind(c);
+
+	r = srv6_saddr_env_read(&env);
+	if (r == -ENOMEM) {
+		srv6_saddr_env_free(&env);
+		snprintf(err, errlen, "reading the addresses: %s", strerror(-r));
+		return r;
+	}
+	if (r < 0)
+		srv6_log(LOG_WARNING, "reading ip sr tunsrc: %s (taken as unset)", strerror(-r));
 
 	for (size_t i = 0; i < c->nsids; i++) {
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
