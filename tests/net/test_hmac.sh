@@ -162,6 +162,22 @@ ctl_sends() {
 		[ -n "$exp" ] && [ "$exp" = "$got" ] || return 1
 	done
 }
+# import: ip prints key ids in hex (26 is "hmac 1A"), --from-kernel as ip does
+if [ -x "$SRV6CTL" ]; then
+	ip -n "$NS_RTR" -6 route add 2001:db8:96::/64 encap seg6 mode encap segs 2001:db8:aa::1 hmac 26 dev "$D"
+	ip -n "$NS_RTR" -6 route add 2001:db8:ff::6 encap seg6local action End.B6.Encaps \
+		srh segs 2001:db8:aa::1,2001:db8:aa::2 hmac 16 dev "$D"
+	imp=$(in_rtr "$SRV6CTL" import --from-kernel 2>&1)
+	impstdin=$(ip -n "$NS_RTR" -6 route show | "$SRV6CTL" import 2>&1)
+	imp_ok() {
+		echo "$1" | grep -qx "route 2001:db8:96::/64 encap seg6 mode encap segs 2001:db8:aa::1 dev $D hmac 26" &&
+		echo "$1" | grep -qx "sid 2001:db8:ff::6 action End.B6.Encaps srh segs 2001:db8:aa::1,2001:db8:aa::2 hmac 16 dev $D"
+	}
+	check "import --from-kernel: the key ids (ip's hex 1A and 10 are 26 and 16)" imp_ok "$imp"
+	check "import of ip's output: the same" imp_ok "$impstdin"
+	ip -n "$NS_RTR" -6 route del 2001:db8:96::/64
+	ip -n "$NS_RTR" -6 route del 2001:db8:ff::6
+fi
 if [ ! -x "$SRV6CTL" ]; then
 	fail "srv6ctl is built ($SRV6CTL)"
 elif start ctl "encap-source $TUNSRC" "control-socket $SOCK" "sid $SID action End"; then
