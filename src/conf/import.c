@@ -118,9 +118,20 @@ int srv6_import_line(const char *line, int family, char *out, size_t outlen, cha
 			break;
 		if (!strcmp(w[i], "segs") && i + 2 < n && !strcmp(w[i + 2], "[")) {
 			size_t o = 0;
-			int k;
+			int k, end;
+			bool insert = false;
 
-			for (k = i + 3; k < n && strcmp(w[k], "]"); k++) {
+			/* An SRH the kernel inserts (mode inline, End.B6) holds
+			 * a placeholder for the original destination, shown as
+			 * a last "::": not a segment of the conf's list. */
+			for (int j = 0; j < argc; j++)
+				if (!strcmp(argv[j], "inline") || !strcmp(argv[j], "End.B6"))
+					insert = true;
+			for (end = i + 3; end < n && strcmp(w[end], "]"); end++)
+				;
+			if (insert && end < n && end - 1 > i + 3 && !strcmp(w[end - 1], "::"))
+				end--;
+			for (k = i + 3; k < end; k++) {
 				if (o + strlen(w[k]) + 2 > sizeof(segbuf)) {
 					conf_seterr(&we, "segment list too long");
 					return -EINVAL;
@@ -131,6 +142,8 @@ int srv6_import_line(const char *line, int family, char *out, size_t outlen, cha
 				conf_seterr(&we, "segment list without \"]\"");
 				return -EINVAL;
 			}
+			while (strcmp(w[k], "]"))
+				k++;
 			if (local && !(argc > 1 && !strcmp(argv[argc - 1], "srh")))
 				argv[argc++] = "srh";
 			argv[argc++] = "segs";

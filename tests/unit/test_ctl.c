@@ -218,6 +218,14 @@ static void test_import(void **state)
 		  "route 2001:db8:8::/64 encap seg6 mode encap segs fc00::1 dev v0 hmac 16", "", 1 },
 		{ "2001:db8:8::/64  encap seg6 mode inline segs 1 [ fc00::1 ] hmac 0x7 dev v0",
 		  "route 2001:db8:8::/64 encap seg6 mode inline segs fc00::1 dev v0 hmac 7", "", 1 },
+		/* inserted SRHs hold a placeholder for the original DA, which
+		 * ip prints as a last "::" (lines from ip on 6.18) */
+		{ "2001:db8:8::/64  encap seg6 mode inline segs 3 [ fc00::1 fc00::2 :: ] dev v0 metric 1024 linkdown pref medium",
+		  "route 2001:db8:8::/64 encap seg6 mode inline segs fc00::1,fc00::2 dev v0", "", 1 },
+		{ "fc00::9  encap seg6local action End.B6 segs 3 [ fc00::a fc00::b :: ] dev v0 metric 1024 linkdown pref medium",
+		  "sid fc00::9 action End.B6 srh segs fc00::a,fc00::b dev v0", "", 1 },
+		{ "2001:db8:8::/64  encap seg6 mode encap segs 2 [ fc00::1 :: ] dev v0", "",
+		  "segment \"::\" is unspecified", -EINVAL },
 		{ "2001:db8:8::/64  encap seg6 mode encap segs 1 [ fc00::1 ] hmac 0 dev v0", "",
 		  "bad hmac key id \"0\" (1..4294967295)", -EINVAL },
 		{ "2001:db8:8::/64  encap seg6 mode encap segs 1 [ fc00::1 ] hmac 1FFFFFFFF dev v0", "",
