@@ -693,9 +693,10 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
 		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start", what);
 	if (strcmp(nc->steer_chain, d->conf.steer_chain) || nc->mark_base != d->conf.mark_base ||
+	    nc->mark_mask != d->conf.mark_mask ||
 	    nc->table_base != d->conf.table_base || nc->rule_pref != d->conf.rule_pref ||
 	    strcmp(nc->ctl_path, d->conf.ctl_path))
-		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, table-base, rule-pref and "
+		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, mark-mask, table-base, rule-pref and "
 			 "control-socket changes take effect at the next start", what);
 	size_t nctx = srv6_nhctx_count(d->nh);
 
@@ -729,6 +730,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	memcpy(nc->steer_chain, d->conf.steer_chain, sizeof(nc->steer_chain));
 	memcpy(nc->ctl_path, d->conf.ctl_path, sizeof(nc->ctl_path));
 	nc->mark_base = d->conf.mark_base;
+	nc->mark_mask = d->conf.mark_mask;
 	nc->table_base = d->conf.table_base;
 	nc->rule_pref = d->conf.rule_pref;
 	nc->queue_first = d->conf.queue_first;
@@ -1929,6 +1931,31 @@ static int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, 
 	return -EINVAL;
 }
 
+static void warn_mark_rule(const char *rule, void *arg)
+{
+	const struct srv6_conf *c = arg;
+
+	srv6_log(LOG_WARNING, "mark rule \"%s\" can change srv6d's mark bits 0x%08x "
+		 "(mark-mask): End.X/End.T/End.DT*/End.DX* results it meets lose their "
+		 "next-hop context; mask srv6d's bits out (e.g. CONNMARK --restore-mark "
+		 "--mask 0x%08x)", rule, c->mark_mask, ~c->mark_mask);
+}
+
+/* Other mark users srv6d can see: mangle rules that rewrite its mark bits
+ * between its verdict and the routing decision (issue 8, item 4). */
+static void warn_mark_users(const struct srv6_conf *c)
+{
+	char err[256];
+
+	for (int f = 0; f < 2; f++) {
+		int family = f ? AF_INET : AF_INET6;
+
+		if (srv6_steer_mark_users(family, c->mark_mask, warn_mark_rule, (void *)c, err,
+					  sizeof(err)) < 0)
+			srv6_log(LOG_DEBUG, "mark users (%s): %s", f ? "IPv4" : "IPv6", err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH };
@@ -2056,6 +2083,7 @@ int main(int argc, char **argv)
 	{
 		struct srv6_instance inst = {
 			.chain = d.conf.steer_chain, .mark_base = d.conf.mark_base,
+			.mark_mask = d.conf.mark_mask,
 			.table_base = d.conf.table_base, .rule_pref = d.conf.rule_pref,
 		};
 
@@ -2104,12 +2132,13 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
 	}
-	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.table_base, d.conf.rule_pref, err,
+	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.mark_mask, d.conf.table_base, d.conf.rule_pref, err,
 			       sizeof(err));
 	if (!d.nh) {
 		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
 		goto out_queues;
 	}
+	warn_mark_users(&d.conf);
 	/* Degraded start: what waits for an interface, a route or a source
 	 * is published pending (dropped, counted) and completed later. */
 	if (srv6_pending_init(&d.pend, d.conf_path, &d.conf) < 0) {
@@ -2134,6 +2163,7 @@ int main(int argc, char **argv)
 		w->nworkers = d.nworkers;
 		w->cpu = d.conf.ncpus > 0 ? d.conf.cpus[i] : -1;
 		w->cache = d.cache;
+		w->mark_mask = d.conf.mark_mask;
 		r = srv6_worker_start(w);
 		if (r < 0) {
 			srv6_log(LOG_ERR, "queue %u: worker thread: %s", srv6_nfq_queue(w->nfq),

@@ -833,3 +833,67 @@ int srv6_steer_tools_check(bool v4, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+/* ---- other mark users (mark-mask) ---- */
+
+static bool opt_u32(const char *line, const char *opt, uint32_t *v, uint32_t *m)
+{
+	const char *p = strstr(line, opt);
+	char *end;
+	unsigned long x;
+
+	if (!p)
+		return false;
+	p += strlen(opt);
+	x = strtoul(p, &end, 0);
+	*v = (uint32_t)x;
+	if (m)
+		*m = *end == '/' ? (uint32_t)strtoul(end + 1, NULL, 0) : 0xffffffffu;
+	return true;
+}
+
+bool srv6_steer_mark_clash(const char *line, uint32_t mask)
+{
+	uint32_t v, m;
+
+	if (strncmp(line, "-A ", 3) || !strncmp(line, "-A OUTPUT ", 10) ||
+	    !strncmp(line, "-A POSTROUTING ", 15) || !strncmp(line, "-A INPUT ", 9) ||
+	    !strncmp(line, "-A FORWARD ", 11))
+		return false;
+	if (strstr(line, "-j CONNMARK") && strstr(line, "--restore-mark")) {
+		/* mark = (mark & ~nfmask) | (ctmark & ctmask) */
+		if (!opt_u32(line, "--nfmask ", &v, NULL) && !opt_u32(line, "--mask ", &v, NULL))
+			v = 0xffffffffu;
+		return (v & mask) != 0;
+	}
+	if (!strstr(line, "-j MARK"))
+		return false;
+	if (opt_u32(line, "--set-xmark ", &v, &m) || opt_u32(line, "--set-mark ", &v, &m))
+		return ((v | m) & mask) != 0;
+	if (opt_u32(line, "--and-mark ", &v, NULL))
+		return (~v & mask) != 0;
+	if (opt_u32(line, "--or-mark ", &v, NULL) || opt_u32(line, "--xor-mark ", &v, NULL))
+		return (v & mask) != 0;
+	return true;   /* a MARK form this parser does not know: say so */
+}
+
+int srv6_steer_mark_users(int family, uint32_t mask, void (*fn)(const char *rule, void *arg),
+			  void *arg, char *err, size_t errlen)
+{
+	const struct fam_tools *t = tools_for(family);
+	char *const argv[] = { (char *)t->save, "-t", "mangle", NULL };
+	char *out, *line, *save;
+	int e, n = 0;
+
+	e = run_tool(t->save, argv, NULL, 0, &out, err, errlen);
+	if (e < 0)
+		return e;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (srv6_steer_mark_clash(line, mask)) {
+			fn(line, arg);
+			n++;
+		}
+	}
+	free(out);
+	return n;
+}

@@ -117,6 +117,20 @@ static void cnt_ok(struct srv6_counters *cnt, uint64_t bytes)
 	}
 }
 
+/* The mark a result leaves with: with a next-hop context, the packet's bits
+ * outside srv6d's mask (other mark users' bits) kept and srv6d's bits set to
+ * the context's mark; without one, the packet's mark unchanged (the kernel's
+ * seg6local does not touch it). */
+static uint32_t result_mark(const struct srv6_worker *w, const struct srv6_nfq_packet *p,
+			    const struct srv6_result *res)
+{
+	uint32_t mask = w->mark_mask ? w->mark_mask : 0xffffffffu;
+
+	if (!res->nh.mark)
+		return p->mark;
+	return (p->mark & ~mask) | (res->nh.mark & mask);
+}
+
 /* Hand @pkt (a result of @family, or an Ethernet frame when @family is 0)
  * to the injection egress and end the original with NF_DROP. */
 static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
@@ -125,11 +139,9 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 {
 	int r;
 
-	/* The packet's own mark travels on when no next-hop context sets one,
-	 * as it does through a verdict. */
+	/* The packet's other mark bits travel on, as through a verdict. */
 	if (family)
-		r = srv6_inj_add(w->inj, family, res->nh.mark ? res->nh.mark : p->mark,
-				 pkt->data, pkt->len);
+		r = srv6_inj_add(w->inj, family, result_mark(w, p, res), pkt->data, pkt->len);
 	else
 		r = srv6_inj_add_l2(w->inj, res->nh.oif, pkt->data, pkt->len);
 	if (r < 0) {
@@ -249,8 +261,10 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6) {
 			cnt_ok(cnt, bytes);
 			W_INC(w, accepted);
-			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, res.nh.mark != 0,
-						res.nh.mark, pkt.data, (uint32_t)pkt.len);
+			uint32_t mark = result_mark(w, p, &res);
+
+			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, mark != p->mark,
+						mark, pkt.data, (uint32_t)pkt.len);
 		}
 		if (!w->inj) {
 			/* An IPv4 result (or an IPv6 one of an IPv4 hook)
