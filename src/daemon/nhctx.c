@@ -783,6 +783,11 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint3
 		mark_base = SRV6_NHCTX_MARK_BASE;
 	if (!mark_mask)
 		mark_mask = SRV6_NHCTX_MARK_ALL;
+	if (mark_base & 0xffffu) {
+		srv6_seterr(err, errlen, "mark base 0x%x: low 16 bits must be 0", mark_base);
+		errno = EINVAL;
+		return NULL;
+	}
 	field = srv6_nhctx_idx_field(mark_base, mark_mask);
 	if ((mark_base & ~mark_mask) || !field) {
 		srv6_seterr(err, errlen, "mark base 0x%x does not fit mark mask 0x%x "
@@ -794,11 +799,6 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint3
 		table_base = SRV6_NHCTX_TABLE_BASE;
 	if (!rule_prio)
 		rule_prio = SRV6_NHCTX_RULE_PRIO;
-	if (mark_base & 0xffffu) {
-		srv6_seterr(err, errlen, "mark base 0x%x: low 16 bits must be 0", mark_base);
-		errno = EINVAL;
-		return NULL;
-	}
 	if (table_base > UINT32_MAX - SRV6_NHCTX_MAX ||
 	    (table_base <= 255 && table_base + SRV6_NHCTX_MAX >= 252)) {
 		srv6_seterr(err, errlen, "table base %u: range overlaps reserved tables", table_base);
