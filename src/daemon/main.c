@@ -47,6 +47,7 @@
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
 #include "srv6d/statsfile.h"
+#include "srv6d/fallback.h"
 #include "srv6d/steer.h"
 #include "srv6d/worker.h"
 
@@ -454,6 +455,11 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	struct srv6_steer_cfg sc;
 	int r;
 
+	/* fail-open: the blackholes behind the bypass go in first, so that no
+	 * steered prefix is ever bypassed without one (fallback.h). */
+	r = srv6_fallback_sync(c, err, errlen);
+	if (r < 0)
+		return r;
 	if (c->steer != SRV6_STEER_AUTO) {
 		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
 
