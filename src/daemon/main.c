@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <getopt.h>
+#include <ifaddrs.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -340,9 +341,56 @@ static struct srv6_sid_cfg **sid_cfgs(struct srv6_conf *c, char *err, size_t err
  * -errno with one line in @err (conf errors such as a link-local next hop
  * without oif, out of memory, a rule the kernel refuses).
  */
+/* Whether @p/@plen holds @a. */
+static bool pfx6_holds(const struct in6_addr *p, uint8_t plen, const struct in6_addr *a)
+{
+	for (unsigned int i = 0; i < plen; i++)
+		if ((p->s6_addr[i / 8] ^ a->s6_addr[i / 8]) & (0x80 >> (i % 8)))
+			return false;
+	return true;
+}
+
+/* SID prefixes are srv6d's own addresses (issue 8, item 2): one that holds
+ * an address of this router would hand its control plane (ping, BGP, ND to
+ * it) to srv6d.  0, or -EINVAL with "FILE:LINE: ..." in @err. */
+static int sids_vs_own_addresses(const struct daemon *d, const struct srv6_conf *c, char *err,
+				 size_t errlen)
+{
+	struct ifaddrs *ifa, *i;
+	char a[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN];
+	int r = 0;
+
+	if (!c->nsids || getifaddrs(&ifa) < 0)
+		return 0;   /* nothing to check, or cannot tell: the datapath decides */
+	for (i = ifa; i && !r; i = i->ifa_next) {
+		const struct in6_addr *own;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET6)
+			continue;
+		own = &((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr;
+		if (IN6_IS_ADDR_LINKLOCAL(own) || IN6_IS_ADDR_LOOPBACK(own))
+			continue;   /* SID prefixes cannot hold these (conf check) */
+		for (size_t k = 0; k < c->nsids; k++) {
+			if (!pfx6_holds(&c->sids[k].prefix, c->sids[k].plen, own))
+				continue;
+			inet_ntop(AF_INET6, own, a, sizeof(a));
+			inet_ntop(AF_INET6, &c->sids[k].prefix, p, sizeof(p));
+			snprintf(err, errlen, "%s:%u: SID prefix %s/%u holds %s, an address of "
+				 "this router (%s): its own traffic would go to srv6d",
+				 d->conf_path, c->sids[k].line, p, c->sids[k].plen, a, i->ifa_name);
+			r = -EINVAL;
+			break;
+		}
+	}
+	freeifaddrs(ifa);
+	return r;
+}
+
 static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pending *pend,
 			char *err, size_t errlen)
 {
+	if (sids_vs_own_addresses(d, c, err, errlen) < 0)
+		return -EINVAL;
 	struct srv6_sid_cfg **cfgs;
 	struct srv6_saddr_env env;
 	char why[SRV6_NHCTX_WHY];

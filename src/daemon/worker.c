@@ -84,10 +84,47 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p, const uint8
 	return verdict_drop(w, p->id);
 }
 
+/* The policies a chain applied so far.  A policy is never applied twice
+ * in one chain: its own result matching it again (a `::/0` policy whose
+ * first segment falls in ::/0) means the kernel holds a more specific route
+ * for that segment (the underlay), which srv6d cannot see, or a loop the
+ * kernel would drop; either way the result leaves by the kernel's routes. */
+struct chain_seen {
+	const struct srv6_policy_entry *pol[SRV6_CHAIN_MAX + 1];
+	unsigned int n;
+};
+
+static bool seen_has(const struct chain_seen *cs, const struct srv6_policy_entry *pe)
+{
+	for (unsigned int i = 0; i < cs->n; i++)
+		if (cs->pol[i] == pe)
+			return true;
+	return false;
+}
+
+static void seen_add(struct chain_seen *cs, const struct srv6_policy_entry *pe)
+{
+	if (cs->n < SRV6_CHAIN_MAX + 1)
+		cs->pol[cs->n++] = pe;
+}
+
+/* Whether a chain step would run on an IPv6 packet to @da. */
+static bool step_matches(struct srv6_worker *w, const struct in6_addr *da,
+			 const struct chain_seen *cs)
+{
+	const struct srv6_policy_entry *pe;
+
+	if (srv6_sid_lookup(w->cache, da, true))
+		return true;
+	pe = srv6_policy_lookup(w->cache, AF_INET6, da, true);
+	return pe && !seen_has(cs, pe);
+}
+
 /* One step of a chain: the SID or policy matching the IPv6 packet at @pkt,
- * run on it.  Returns false (nothing done) when neither matches. */
+ * run on it.  Returns false (nothing done) when neither matches, or when the
+ * policy that matches was applied earlier in this chain (@cs). */
 static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_result *res,
-		     struct srv6_counters **cnt)
+		     struct srv6_counters **cnt, struct chain_seen *cs)
 {
 	const struct srv6_sid_entry *e;
 	const struct srv6_policy_entry *pe;
@@ -101,7 +138,8 @@ static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_re
 		return true;
 	}
 	pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true);
-	if (pe) {
+	if (pe && !seen_has(cs, pe)) {
+		seen_add(cs, pe);
 		*cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
 		srv6_headend_apply(&pe->pol, IPPROTO_IPV6, pkt, res);
 		return true;
@@ -166,6 +204,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	struct srv6_pkt pkt;
 	uint64_t bytes = p->orig_len;   /* what the current step received */
 	int hook_family;
+	struct chain_seen seen = { .n = 0 };
 
 	W_INC(w, packets);
 	if (p->truncated) {
@@ -190,7 +229,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			W_INC(w, malformed);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &res, &cnt)) {
+		if (!run_step(w, &pkt, &res, &cnt, &seen)) {
 			W_INC(w, miss);
 			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
 		}
@@ -234,13 +273,12 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			struct in6_addr da;
 
 			memcpy(&da, pkt.data + 24, sizeof(da));
-			if (!srv6_sid_lookup(w->cache, &da, true) &&
-			    !srv6_policy_lookup(w->cache, AF_INET6, &da, true))
+			if (!step_matches(w, &da, &seen))
 				break;
 			cnt_error(cnt, SRV6_DROP_LOOP);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &nres, &next))
+		if (!run_step(w, &pkt, &nres, &next, &seen))
 			break;
 		/* The step before handed the packet on successfully. */
 		cnt_ok(cnt, bytes);

@@ -71,7 +71,7 @@ unproc=$(awk '{for (i = 1; i < NF; i++) if ($i == "unprocessed") print $(i + 1)}
 check "End stream across kill -9: no SID packet routed on unprocessed (${unproc:-?}; $(cat "$TMPD/stream"))" \
 	test "${unproc:-1}" -eq 0
 check "the bypass is on: the queue is gone, the steering rules stay" \
-	in_rtr ip6tables -t raw -C SRV6D -d 2001:db8:99::/64 -j NFQUEUE --queue-num 0 --queue-bypass
+	in_rtr ip6tables -t raw -C SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-num 0 --queue-bypass
 out=$(rx policy-encap)
 check "srv6d dead: no policy packet reaches the underlay in clear ($(echo $out))" \
 	test -z "$(grep '^2001:db8:99::' <<<"$out")"
