@@ -85,6 +85,7 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
 	struct fb_ctx x = { .c = c };
+	uint32_t metric = SRV6_FALLBACK_METRIC + c->rule_pref;
 	struct nl_cache *cache;
 	int e;
 
@@ -99,17 +100,18 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 		e = -EIO;
 		goto out_sock;
 	}
-	for (size_t i = 0; c->fail_open && i < c->nsids; i++) {
-		e = add_one(x.sk, SRV6_FALLBACK_METRIC + c->rule_pref, AF_INET6, &c->sids[i].prefix, c->sids[i].plen);
-		if (e < 0)
-			goto out_add;
+	for (size_t i = 0; c->fail_open && i < c->nsids + c->nroutes; i++) {
+		const struct srv6_conf_route *r = i < c->nsids ? NULL : &c->routes[i - c->nsids];
+
+		e = r ? add_one(x.sk, metric, r->family, &r->prefix, r->plen)
+		      : add_one(x.sk, metric, AF_INET6, &c->sids[i].prefix, c->sids[i].plen);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "fail-open fallback routes: cannot add a blackhole "
+				    "route (line %u)", r ? r->line : c->sids[i].line);
+			goto out_sock;
+		}
 	}
-	for (size_t i = 0; c->fail_open && i < c->nroutes; i++) {
-		e = add_one(x.sk, SRV6_FALLBACK_METRIC + c->rule_pref, c->routes[i].family, &c->routes[i].prefix, c->routes[i].plen);
-		if (e < 0)
-			goto out_add;
-	}
-	for (size_t i = 0; i < 2; i++) {
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (rtnl_route_alloc_cache(x.sk, families[i], 0, &cache) < 0)
 			continue;
 		nl_cache_foreach(cache, sweep_one, &x);
@@ -118,10 +120,6 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 	e = x.err;
 	if (e < 0)
 		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one");
-	goto out_sock;
-
-out_add:
-	srv6_seterr(err, errlen, "fail-open fallback routes: cannot add a blackhole route");
 out_sock:
 	nl_socket_free(x.sk);
 	return e;
