@@ -18,6 +18,8 @@
 #                          +--------------------------------------+
 #
 # 1. srv6d running: policy packets reach dst encapsulated (outer DA aa::1);
+#    stopped (SIGSTOP) with its one-packet queue full, what overflows
+#    (F_FAIL_OPEN) is not leaked either;
 # 2. srv6d killed, a stream of End packets running meanwhile: the policy and
 #    SID packets sent after the kill reach dst neither in clear nor at all;
 # 3. the blackholes are in the kernel, and a kernel route for the same prefix
@@ -33,7 +35,7 @@ topo_create || { echo "cannot create the topology"; exit 1; }
 
 CONF=$TMPD/srv6d.conf
 {
-	printf 'queue 0\nsteer auto\nfail-open yes\n'
+	printf 'queue 0\nqueue-maxlen 1\nsteer auto\nfail-open yes\n'
 	printf 'sid 2001:db8:ff::1 action End\n'
 	printf 'route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1\n'
 	conf_extra
@@ -57,6 +59,15 @@ n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
 check "srv6d running: policy packets leave encapsulated toward aa::1 ($n of 2)" test "$n" -eq 2
 r=$(in_rtr ip -6 route show proto 109 | grep -c blackhole)
 check "fallback blackholes installed for the SID and the policy ($r of 2)" test "$r" -eq 2
+
+# queue overflow (F_FAIL_OPEN): srv6d stopped, its one-packet queue full
+kill -STOP "$SRV6D_PID"
+out=$(rx policy-encap; rx end)
+kill -CONT "$SRV6D_PID"
+check "queue full (srv6d stopped): no policy packet in clear ($(echo $out))" \
+	test -z "$(grep '^2001:db8:99::' <<<"$out")"
+check "queue full (srv6d stopped): no SID packet routed on ($(echo $out))" \
+	test -z "$(grep '^2001:db8:ff::1$' <<<"$out")"
 
 # a stream of End traffic while srv6d dies
 "$PY" "$PKT" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" \
