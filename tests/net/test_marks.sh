@@ -25,7 +25,8 @@
 #      with that bit kept (the FORWARD counter) and through the adjacency;
 #   3. unmasked restore: srv6d warns naming the rule at start (and End.X
 #      then breaks: the contract for other mark users is the mask);
-#   4. a mark-base outside mark-mask is refused (srv6d --check).
+#   4. a mark-base outside mark-mask is refused (srv6d --check), and so is a
+#      conf needing more contexts than the mask's index bits hold.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -118,4 +119,18 @@ printf 'queue 0\nmark-mask 0xff000000\n' >"$TMPD/bad2.conf"
 out=$(in_rtr "$SRV6D" -n -c "$TMPD/bad2.conf" 2>&1)
 check "mark-mask with no index bits below mark-base is refused" \
 	grep -q 'does not fit mark-mask 0xff000000' <<<"$out"
+# a mask with room for one context: the second one is refused
+{
+	printf 'queue 0\nsteer auto\nmark-mask 0xff010000\n'
+	printf 'sid 2001:db8:ff::3 action End.X nh6 %s oif %s\n' "$DST_ADDR" "$D"
+	printf 'sid 2001:db8:ff::4 action End.T table 100\n'
+	conf_extra
+} >"$TMPD/small.conf"
+if srv6d_start "$TMPD/small.conf" "$TMPD/stats" "$TMPD/small.log"; then
+	fail "more contexts than mark-mask holds are refused" "$(cat "$TMPD/small.log")"
+	srv6d_stop
+else
+	check "more contexts than mark-mask holds are refused" \
+		grep -q 'too many next-hop contexts: mark-mask 0xff010000 leaves room for 1' "$TMPD/small.log"
+fi
 summary
