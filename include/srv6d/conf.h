@@ -156,6 +156,7 @@ struct srv6_conf {
 	struct in6_addr encap_src;
 	char steer_chain[SRV6_STEER_CHAIN_MAX + 1];  /* default SRV6_STEER_CHAIN */
 	uint32_t mark_base;            /* default SRV6_NHCTX_MARK_BASE */
+	uint32_t mark_mask;            /* default SRV6_NHCTX_MARK_ALL */
 	uint32_t table_base;           /* default SRV6_NHCTX_TABLE_BASE */
 	uint32_t rule_pref;            /* default SRV6_NHCTX_RULE_PRIO */
 	int ncpus;                     /* 0: no affinity */

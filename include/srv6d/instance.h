@@ -21,6 +21,7 @@
 struct srv6_instance {
 	const char *chain;        /* steer-chain */
 	uint32_t mark_base;       /* mark-base: marks base|1 .. base|0xffff */
+	uint32_t mark_mask;       /* mark-mask (0: all bits) */
 	uint32_t table_base;      /* table-base: tables base+1 .. base+0xffff */
 	uint32_t rule_pref;       /* rule-pref: N and N+1 */
 };

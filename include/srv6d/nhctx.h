@@ -9,7 +9,9 @@
  * flowi6_mark = skb->mark, so fwmark rules select the table (the IPv4 input
  * path uses skb->mark the same way).
  *
- * Every context is one mark, MARK_BASE | idx (idx 1..0xffff), and:
+ * Every context is one mark, MARK_BASE | idx (idx 1..0xffff; with a mark-mask,
+ * idx is spread over srv6_nhctx_idx_field() and every rule matches only the
+ * mask's bits), and:
  *   End.X nh6 [oif], End.DX6 nh6 != ::   an adjacency table TABLE_BASE + idx
  *        holding "default via nh6 [dev oif] [onlink if nh6 is link-local]",
  *        and "ip -6 rule pref PRIO fwmark M lookup TABLE_BASE + idx".
@@ -60,6 +62,43 @@
 #define SRV6_NHCTX_TABLE_BASE 4200000000u  /* adjacency tables base + 1..0xffff */
 #define SRV6_NHCTX_RULE_PRIO  1000u        /* context rules; PRIO + 1 catch-all */
 #define SRV6_NHCTX_MAX        0xffffu      /* contexts per instance */
+#define SRV6_NHCTX_MARK_ALL   0xffffffffu  /* mark-mask default: all 32 bits */
+
+/**
+ * srv6_nhctx_idx_field - the mark bits that carry the context index: the bits
+ * of @mask below the lowest set bit of @base, at most the lowest 16 of them.
+ * The other bits of @mask (with @base) say "a mark of this srv6d"; the bits
+ * outside @mask are never touched.  Default (mask 0xffffffff, base with its
+ * low 16 bits clear): 0x0000ffff.  0 when @mask leaves no room.  Any thread.
+ */
+static inline uint32_t srv6_nhctx_idx_field(uint32_t base, uint32_t mask)
+{
+	uint32_t below = base ? mask & ((base & -base) - 1) : 0, f = 0;
+
+	for (int n = 0; below && n < 16; n++) {
+		f |= below & -below;
+		below &= below - 1;
+	}
+	return f;
+}
+
+/**
+ * srv6_nhctx_idx_mark - the mark bits of context index @idx: @idx's bits
+ * deposited into @field (srv6_nhctx_idx_field), lowest first.  Any thread.
+ */
+static inline uint32_t srv6_nhctx_idx_mark(uint32_t idx, uint32_t field)
+{
+	uint32_t m = 0;
+
+	for (; field && idx; idx >>= 1) {
+		uint32_t bit = field & -field;
+
+		if (idx & 1)
+			m |= bit;
+		field &= field - 1;
+	}
+	return m;
+}
 
 struct srv6_nhctx;
 
@@ -69,13 +108,16 @@ struct srv6_nhctx;
  * Installs nothing: the gates and the catch-all of a family come with its first
  * context (srv6_nhctx_sync) and go with its last (gc, abort).
  * @mark_base: 0 for SRV6_NHCTX_MARK_BASE; must have its low 16 bits clear.
+ * @mark_mask: 0 for SRV6_NHCTX_MARK_ALL; the mark bits srv6d owns: @mark_base
+ *             inside it, room for an index below it (srv6_nhctx_idx_field);
+ *             rules match fwmark M/@mark_mask, other bits are left alone.
  * @table_base: 0 for SRV6_NHCTX_TABLE_BASE; base + 0xffff must fit 32 bits
  *              and the range must not contain 0 or 252..255.
  * @rule_prio: 0 for SRV6_NHCTX_RULE_PRIO; 1..32764.
  * Returns NULL with a one-line message in @err on failure (errno set).
  * Control thread only.
  */
-struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
+struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint32_t table_base,
 				   uint32_t rule_prio, char *err, size_t errlen);
 
 /* The outcome of one SID in a degraded sync, a completion or a verify

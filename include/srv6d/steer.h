@@ -144,4 +144,21 @@ int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, s
  */
 int srv6_steer_tools_check(bool v4, char *err, size_t errlen);
 
+/**
+ * srv6_steer_mark_clash - whether @line, one "-A CHAIN ..." line of
+ * iptables-save -t mangle, can change a mark bit of @mask before the routing
+ * decision of a forwarded packet: a CONNMARK --restore-mark whose nfmask
+ * covers one, or a MARK that sets, clears or flips one, in PREROUTING or a
+ * user chain.  Pure; any thread.
+ */
+bool srv6_steer_mark_clash(const char *line, uint32_t mask);
+
+/**
+ * srv6_steer_mark_users - read the mangle table of @family (ip6tables-save or
+ * iptables-save) and call @fn for each rule srv6_steer_mark_clash() finds.
+ * Returns how many, or -errno with @err.  Control thread (forks).
+ */
+int srv6_steer_mark_users(int family, uint32_t mask, void (*fn)(const char *rule, void *arg),
+			  void *arg, char *err, size_t errlen);
+
 #endif

@@ -92,6 +92,8 @@ struct srv6_worker {
 	struct srv6_inj *inj;    /* injector opened by the caller (NULL: no
 				    injection egress); used by the worker only,
 				    the caller closes it after the stop */
+	uint32_t mark_mask;      /* mark bits srv6d owns (mark-mask); 0 means
+				    all: a result's mark is (old & ~mask) | ctx */
 	bool inject6;            /* IPv6 results of IPv6 hooks are injected too
 				    (egress inject, or a kernel that refuses
 				    header rewrites in verdicts) */

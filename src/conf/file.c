@@ -105,7 +105,7 @@ struct conf_ctx {
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
 	unsigned int has_egress;
 	unsigned int has_loglevel;
-	unsigned int has_chain, has_markbase, has_tablebase, has_rulepref;
+	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
@@ -265,19 +265,46 @@ static int g_chain(struct conf_ctx *x, char **argv)
 	return 0;
 }
 
-/* 0xHHHH0000: the only hex number of the file (marks are read in hex). */
+/* 0x followed by 1..8 hex digits: marks are read in hex. */
+static int parse_hexmark(struct conf_ctx *x, const char *kw, const char *s, unsigned long long *v)
+{
+	struct qtok qb;
+	size_t n = strlen(s);
+
+	if (n < 3 || n > 10 || s[0] != '0' || s[1] != 'x' || strspn(s + 2, "0123456789abcdefABCDEF") != n - 2) {
+		conf_seterr(&x->e, "bad mark %s for %s (0x followed by up to 8 hex digits)", conf_q(&qb, s), kw);
+		return -EINVAL;
+	}
+	*v = strtoull(s + 2, NULL, 16);
+	return 0;
+}
+
+/* mark-mask 0xHHHHHHHH: the mark bits srv6d owns (checked against mark-base
+ * in conf_finish). */
+static int g_markmask(struct conf_ctx *x, char **argv)
+{
+	unsigned long long v = 0;
+	struct qtok qb;
+
+	if (parse_hexmark(x, "mark-mask", argv[1], &v))
+		return -EINVAL;
+	if (!v) {
+		conf_seterr(&x->e, "mark-mask %s must be non-zero", conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	x->c->mark_mask = (uint32_t)v;
+	return 0;
+}
+
+/* 0xHHHH0000. */
 static int g_markbase(struct conf_ctx *x, char **argv)
 {
 	const char *s = argv[1];
 	unsigned long long v = 0;
 	struct qtok qb;
-	size_t n = strlen(s);
 
-	if (n < 3 || n > 10 || s[0] != '0' || s[1] != 'x' || strspn(s + 2, "0123456789abcdefABCDEF") != n - 2) {
-		conf_seterr(&x->e, "bad mark %s for mark-base (0x followed by up to 8 hex digits)", conf_q(&qb, s));
+	if (parse_hexmark(x, "mark-base", s, &v))
 		return -EINVAL;
-	}
-	v = strtoull(s + 2, NULL, 16);
 	if (!v || (v & 0xffff)) {
 		conf_seterr(&x->e, "mark-base %s must be non-zero with its low 16 bits clear", conf_q(&qb, s));
 		return -EINVAL;
@@ -496,6 +523,7 @@ static const struct global_kw {
 	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
 	{ "steer-chain",  offsetof(struct conf_ctx, has_chain),    g_chain },
 	{ "mark-base",    offsetof(struct conf_ctx, has_markbase), g_markbase },
+	{ "mark-mask",    offsetof(struct conf_ctx, has_markmask), g_markmask },
 	{ "table-base",   offsetof(struct conf_ctx, has_tablebase), g_tablebase },
 	{ "rule-pref",    offsetof(struct conf_ctx, has_rulepref), g_rulepref },
 	{ "cpu-affinity", offsetof(struct conf_ctx, has_cpu),      g_cpu },
@@ -586,6 +614,14 @@ static int conf_finish(struct conf_ctx *x)
 
 	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
 		return -EINVAL;
+	if ((x->c->mark_base & ~x->c->mark_mask) ||
+	    !srv6_nhctx_idx_field(x->c->mark_base, x->c->mark_mask)) {
+		x->line = x->has_markmask ? x->has_markmask : x->has_markbase;
+		conf_seterr(&x->e, "mark-base 0x%08x does not fit mark-mask 0x%08x (the base inside "
+			    "the mask, and mask bits below it for the context index)",
+			    x->c->mark_base, x->c->mark_mask);
+		return -EINVAL;
+	}
 
 	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
 		x->line = x->has_cpu;
@@ -608,6 +644,7 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->log_level = LOG_INFO;
 	snprintf(c->steer_chain, sizeof(c->steer_chain), "%s", SRV6_STEER_CHAIN);
 	c->mark_base = SRV6_NHCTX_MARK_BASE;
+	c->mark_mask = SRV6_NHCTX_MARK_ALL;
 	c->table_base = SRV6_NHCTX_TABLE_BASE;
 	c->rule_pref = SRV6_NHCTX_RULE_PRIO;
 	snprintf(c->ctl_path, sizeof(c->ctl_path), "%s", SRV6_CTL_SOCK_DEFAULT);

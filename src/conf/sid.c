@@ -18,6 +18,8 @@
 #include "conf_int.h"
 #include "srv6d/hmac_conf.h"   /* hmac hook */
 
+#define SRV6_SID_PLEN_MIN 16u   /* shorter SID prefixes are refused */
+
 /* ---------------------------------------------------------------------- */
 /* SID attributes: one row per keyword                                     */
 
@@ -414,6 +416,19 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 		return conf_prefix_err(rc, "SID", argv[0], &e);
 	if (conf_prefix_multicast(AF_INET6, prefix, "SID", argv[0], &e))
 		return -EINVAL;
+	/* issue 8.2: a SID prefix is srv6d's own address space, steered
+	 * before routing: never the host's link-local, loopback or
+	 * unspecified space, never a whole /0../15 of the Internet */
+	if (*plen < SRV6_SID_PLEN_MIN) {
+		conf_seterr(&e, "SID prefix %s is over-broad (shorter than /%u)", conf_q(&qb, argv[0]),
+			    SRV6_SID_PLEN_MIN);
+		return -EINVAL;
+	}
+	if (*plen < 128 && (IN6_IS_ADDR_LINKLOCAL(prefix) || IN6_IS_ADDR_UNSPECIFIED(prefix))) {
+		conf_seterr(&e, "SID prefix %s holds %s addresses", conf_q(&qb, argv[0]),
+			    IN6_IS_ADDR_LINKLOCAL(prefix) ? "link-local" : "the loopback and unspecified");
+		return -EINVAL;
+	}
 	if (*plen == 128 && conf_not_unicast6(prefix, false)) {
 		conf_seterr(&e, "SID %s is %s", conf_q(&qb, argv[0]), conf_not_unicast6(prefix, false));
 		return -EINVAL;

@@ -75,7 +75,12 @@ int srv6_instance_lock(const struct srv6_instance *inst, char *err, size_t errle
 		goto out_close;
 	}
 	if (!r) {
-		r = lock_range(fd, OFF_MARKS + (inst->mark_base >> 16), 1);
+		uint32_t f = srv6_nhctx_idx_field(inst->mark_base,
+						  inst->mark_mask ? inst->mark_mask : SRV6_NHCTX_MARK_ALL);
+
+		/* every mark base|index, by its high 16 bits */
+		r = lock_range(fd, OFF_MARKS + (inst->mark_base >> 16),
+			       ((inst->mark_base | f) >> 16) - (inst->mark_base >> 16) + 1);
 		if (r == -EBUSY) {
 			srv6_seterr(err, errlen, "another srv6d in this network namespace uses "
 				    "mark-base 0x%08x", inst->mark_base);

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <net/if.h>
 #include <getopt.h>
+#include <ifaddrs.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -48,6 +49,7 @@
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
 #include "srv6d/statsfile.h"
+#include "srv6d/fallback.h"
 #include "srv6d/steer.h"
 #include "srv6d/worker.h"
 
@@ -340,9 +342,56 @@ static struct srv6_sid_cfg **sid_cfgs(struct srv6_conf *c, char *err, size_t err
  * -errno with one line in @err (conf errors such as a link-local next hop
  * without oif, out of memory, a rule the kernel refuses).
  */
+/* Whether @p/@plen holds @a. */
+static bool pfx6_holds(const struct in6_addr *p, uint8_t plen, const struct in6_addr *a)
+{
+	for (unsigned int i = 0; i < plen; i++)
+		if ((p->s6_addr[i / 8] ^ a->s6_addr[i / 8]) & (0x80 >> (i % 8)))
+			return false;
+	return true;
+}
+
+/* SID prefixes are srv6d's own addresses (issue 8, item 2): one that holds
+ * an address of this router would hand its control plane (ping, BGP, ND to
+ * it) to srv6d.  0, or -EINVAL with "FILE:LINE: ..." in @err. */
+static int sids_vs_own_addresses(const struct daemon *d, const struct srv6_conf *c, char *err,
+				 size_t errlen)
+{
+	struct ifaddrs *ifa, *i;
+	char a[INET6_ADDRSTRLEN], p[INET6_ADDRSTRLEN];
+	int r = 0;
+
+	if (!c->nsids || getifaddrs(&ifa) < 0)
+		return 0;   /* nothing to check, or cannot tell: the datapath decides */
+	for (i = ifa; i && !r; i = i->ifa_next) {
+		const struct in6_addr *own;
+
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET6)
+			continue;
+		own = &((const struct sockaddr_in6 *)(const void *)i->ifa_addr)->sin6_addr;
+		if (IN6_IS_ADDR_LINKLOCAL(own) || IN6_IS_ADDR_LOOPBACK(own))
+			continue;   /* SID prefixes cannot hold these (conf check) */
+		for (size_t k = 0; k < c->nsids; k++) {
+			if (!pfx6_holds(&c->sids[k].prefix, c->sids[k].plen, own))
+				continue;
+			inet_ntop(AF_INET6, own, a, sizeof(a));
+			inet_ntop(AF_INET6, &c->sids[k].prefix, p, sizeof(p));
+			snprintf(err, errlen, "%s:%u: SID prefix %s/%u holds %s, an address of "
+				 "this router (%s): its own traffic would go to srv6d",
+				 d->conf_path, c->sids[k].line, p, c->sids[k].plen, a, i->ifa_name);
+			r = -EINVAL;
+			break;
+		}
+	}
+	freeifaddrs(ifa);
+	return r;
+}
+
 static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pending *pend,
 			char *err, size_t errlen)
 {
+	if (sids_vs_own_addresses(d, c, err, errlen) < 0)
+		return -EINVAL;
 	struct srv6_sid_cfg **cfgs;
 	struct srv6_saddr_env env;
 	char why[SRV6_NHCTX_WHY];
@@ -471,6 +520,11 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	struct srv6_steer_cfg sc;
 	int r;
 
+	/* fail-open: the blackholes behind the bypass go in first, so that no
+	 * steered prefix is ever bypassed without one (fallback.h). */
+	r = srv6_fallback_sync(c, err, errlen);
+	if (r < 0)
+		return r;
 	if (c->steer != SRV6_STEER_AUTO) {
 		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
 
@@ -710,9 +764,10 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
 		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start", what);
 	if (strcmp(nc->steer_chain, d->conf.steer_chain) || nc->mark_base != d->conf.mark_base ||
+	    nc->mark_mask != d->conf.mark_mask ||
 	    nc->table_base != d->conf.table_base || nc->rule_pref != d->conf.rule_pref ||
 	    strcmp(nc->ctl_path, d->conf.ctl_path))
-		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, table-base, rule-pref and "
+		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, mark-mask, table-base, rule-pref and "
 			 "control-socket changes take effect at the next start", what);
 	size_t nctx = srv6_nhctx_count(d->nh);
 
@@ -746,6 +801,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	memcpy(nc->steer_chain, d->conf.steer_chain, sizeof(nc->steer_chain));
 	memcpy(nc->ctl_path, d->conf.ctl_path, sizeof(nc->ctl_path));
 	nc->mark_base = d->conf.mark_base;
+	nc->mark_mask = d->conf.mark_mask;
 	nc->table_base = d->conf.table_base;
 	nc->rule_pref = d->conf.rule_pref;
 	nc->queue_first = d->conf.queue_first;
@@ -2006,6 +2062,31 @@ static int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, 
 	return -EINVAL;
 }
 
+static void warn_mark_rule(const char *rule, void *arg)
+{
+	const struct srv6_conf *c = arg;
+
+	srv6_log(LOG_WARNING, "mark rule \"%s\" can change srv6d's mark bits 0x%08x "
+		 "(mark-mask): End.X/End.T/End.DT*/End.DX* results it meets lose their "
+		 "next-hop context; mask srv6d's bits out (e.g. CONNMARK --restore-mark "
+		 "--mask 0x%08x)", rule, c->mark_mask, ~c->mark_mask);
+}
+
+/* Other mark users srv6d can see: mangle rules that rewrite its mark bits
+ * between its verdict and the routing decision (issue 8, item 4). */
+static void warn_mark_users(const struct srv6_conf *c)
+{
+	char err[256];
+
+	for (int f = 0; f < 2; f++) {
+		int family = f ? AF_INET : AF_INET6;
+
+		if (srv6_steer_mark_users(family, c->mark_mask, warn_mark_rule, (void *)c, err,
+					  sizeof(err)) < 0)
+			srv6_log(LOG_DEBUG, "mark users (%s): %s", f ? "IPv4" : "IPv6", err);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH };
@@ -2133,6 +2214,7 @@ int main(int argc, char **argv)
 	{
 		struct srv6_instance inst = {
 			.chain = d.conf.steer_chain, .mark_base = d.conf.mark_base,
+			.mark_mask = d.conf.mark_mask,
 			.table_base = d.conf.table_base, .rule_pref = d.conf.rule_pref,
 		};
 
@@ -2181,12 +2263,13 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
 	}
-	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.table_base, d.conf.rule_pref, err,
+	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.mark_mask, d.conf.table_base, d.conf.rule_pref, err,
 			       sizeof(err));
 	if (!d.nh) {
 		srv6_log(LOG_ERR, "next-hop contexts: %s", err);
 		goto out_queues;
 	}
+	warn_mark_users(&d.conf);
 	/* Degraded start: what waits for an interface, a route or a source
 	 * is published pending (dropped, counted) and completed later. */
 	if (srv6_pending_init(&d.pend, d.conf_path, &d.conf) < 0) {
@@ -2211,6 +2294,7 @@ int main(int argc, char **argv)
 		w->nworkers = d.nworkers;
 		w->cpu = d.conf.ncpus > 0 ? d.conf.cpus[i] : -1;
 		w->cache = d.cache;
+		w->mark_mask = d.conf.mark_mask;
 		r = srv6_worker_start(w);
 		if (r < 0) {
 			srv6_log(LOG_ERR, "queue %u: worker thread: %s", srv6_nfq_queue(w->nfq),

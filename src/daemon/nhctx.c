@@ -60,6 +60,10 @@ struct ctx {
 struct srv6_nhctx {
 	struct nl_sock *sk;
 	uint32_t mark_base, table_base, prio;
+	uint32_t mark_mask;  /* the bits srv6d owns (mark-mask) */
+	uint32_t id_mask;    /* mark_mask without the index field: "srv6d's mark" */
+	uint32_t idx_field;  /* where the index goes (srv6_nhctx_idx_field) */
+	uint32_t max_idx;    /* largest index the field holds */
 	struct ctx *ctx;
 	size_t nctx, cap;
 	int kerr;          /* errno of the last kernel NLMSG_ERROR, 0 if none */
@@ -129,7 +133,7 @@ static bool ctx_has_table(const struct ctx *c)
 
 static uint32_t ctx_mark(const struct srv6_nhctx *n, const struct ctx *c)
 {
-	return n->mark_base | c->idx;
+	return n->mark_base | srv6_nhctx_idx_mark(c->idx, n->idx_field);
 }
 
 /* ---- rules ---- */
@@ -210,7 +214,7 @@ static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
 	if (nlmsg_append(m, &frh, sizeof(frh), NLMSG_ALIGNTO) < 0 ||
 	    nla_put_u32(m, FRA_PRIORITY, n->prio) < 0 ||
 	    nla_put_u32(m, FRA_FWMARK, n->mark_base) < 0 ||
-	    nla_put_u32(m, FRA_FWMASK, SRV6_NHCTX_MARK_MASK) < 0 ||
+	    nla_put_u32(m, FRA_FWMASK, n->id_mask) < 0 ||
 	    nla_put_u32(m, FRA_GOTO, n->prio + 1) < 0) {
 		nlmsg_free(m);
 		return -ENOMEM;
@@ -366,7 +370,7 @@ static int isolation_on(struct srv6_nhctx *n, int family)
 	struct zero_state z = { 0 };
 	int e;
 
-	e = rule_ensure(n, family, 0, n->mark_base, SRV6_NHCTX_MARK_MASK, FR_ACT_GOTO, n->prio);
+	e = rule_ensure(n, family, 0, n->mark_base, n->id_mask, FR_ACT_GOTO, n->prio);
 	if (e == 0)
 		e = zero_state_read(n, family, &z);
 	if (e < 0)
@@ -408,7 +412,7 @@ static int family_on(struct srv6_nhctx *n, int family)
 
 	if (n->fam_on[i] && n->fam_ok[i])
 		return 0;
-	e = rule_ensure(n, family, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+	e = rule_ensure(n, family, n->prio + 1, n->mark_base, n->id_mask,
 			FR_ACT_UNREACHABLE, 0);
 	if (e < 0)
 		return e;
@@ -438,14 +442,14 @@ static int family_prune(struct srv6_nhctx *n)
 
 		if (!n->fam_on[i] || need[i])
 			continue;
-		e = rule_remove(n, family, 0, n->mark_base, SRV6_NHCTX_MARK_MASK, FR_ACT_GOTO,
+		e = rule_remove(n, family, 0, n->mark_base, n->id_mask, FR_ACT_GOTO,
 				n->prio);
 		if (e < 0 && !ret)
 			ret = e;
 		e = gate_msg(n, family, RTM_DELRULE, 0);
 		if (e < 0 && e != -ENOENT && !ret)
 			ret = e;
-		e = rule_remove(n, family, n->prio + 1, n->mark_base, SRV6_NHCTX_MARK_MASK,
+		e = rule_remove(n, family, n->prio + 1, n->mark_base, n->id_mask,
 				FR_ACT_UNREACHABLE, 0);
 		if (e < 0 && !ret)
 			ret = e;
@@ -564,7 +568,7 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 	if (ctx_has_v6_rule(c)) {
 		e = family_on(n, AF_INET6);
 		if (!e)
-			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
+			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
@@ -572,7 +576,7 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 	if (ctx_has_v4_rule(c)) {
 		e = family_on(n, AF_INET);
 		if (!e)
-			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
+			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
@@ -593,13 +597,13 @@ static int ctx_uninstall(struct srv6_nhctx *n, const struct ctx *c)
 	int ret = 0, e;
 
 	if (ctx_has_v6_rule(c)) {
-		e = rule_remove(n, AF_INET6, n->prio, ctx_mark(n, c), 0xffffffffu,
+		e = rule_remove(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
 				FR_ACT_TO_TBL, c->table);
 		if (e < 0 && !ret)
 			ret = e;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = rule_remove(n, AF_INET, n->prio, ctx_mark(n, c), 0xffffffffu,
+		e = rule_remove(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
 				FR_ACT_TO_TBL, c->table);
 		if (e < 0 && !ret)
 			ret = e;
@@ -670,7 +674,7 @@ static struct ctx *ctx_add(struct srv6_nhctx *n, const struct ctx *key)
 	struct ctx *c;
 	uint32_t idx = ctx_free_idx(n);
 
-	if (!idx) {
+	if (!idx || idx > n->max_idx) {
 		errno = ENOSPC;
 		return NULL;
 	}
@@ -716,7 +720,7 @@ static void sweep_rule(struct nl_object *obj, void *arg)
 	    !(prio == 0 && rtnl_rule_get_action(r) == FR_ACT_GOTO &&
 	      rtnl_rule_get_goto(r) == s->n->prio))
 		return;
-	if ((rtnl_rule_get_mark(r) & SRV6_NHCTX_MARK_MASK) != s->n->mark_base)
+	if ((rtnl_rule_get_mark(r) & s->n->id_mask) != s->n->mark_base)
 		return;
 	s->n->kerr = 0;
 	e = rtnl_rule_delete(s->n->sk, r, 0);
@@ -768,23 +772,33 @@ static int sweep_all(struct srv6_nhctx *n)
 
 /* ---- public ---- */
 
-struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
+struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint32_t table_base,
 				   uint32_t rule_prio, char *err, size_t errlen)
 {
 	struct srv6_nhctx *n;
+	uint32_t field;
 	int e;
 
 	if (!mark_base)
 		mark_base = SRV6_NHCTX_MARK_BASE;
-	if (!table_base)
-		table_base = SRV6_NHCTX_TABLE_BASE;
-	if (!rule_prio)
-		rule_prio = SRV6_NHCTX_RULE_PRIO;
-	if (mark_base & ~SRV6_NHCTX_MARK_MASK) {
+	if (!mark_mask)
+		mark_mask = SRV6_NHCTX_MARK_ALL;
+	if (mark_base & 0xffffu) {
 		srv6_seterr(err, errlen, "mark base 0x%x: low 16 bits must be 0", mark_base);
 		errno = EINVAL;
 		return NULL;
 	}
+	field = srv6_nhctx_idx_field(mark_base, mark_mask);
+	if ((mark_base & ~mark_mask) || !field) {
+		srv6_seterr(err, errlen, "mark base 0x%x does not fit mark mask 0x%x "
+			    "(base inside the mask, index bits below it)", mark_base, mark_mask);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!table_base)
+		table_base = SRV6_NHCTX_TABLE_BASE;
+	if (!rule_prio)
+		rule_prio = SRV6_NHCTX_RULE_PRIO;
 	if (table_base > UINT32_MAX - SRV6_NHCTX_MAX ||
 	    (table_base <= 255 && table_base + SRV6_NHCTX_MAX >= 252)) {
 		srv6_seterr(err, errlen, "table base %u: range overlaps reserved tables", table_base);
@@ -802,6 +816,12 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t table_base,
 		return NULL;
 	}
 	n->mark_base = mark_base;
+	n->mark_mask = mark_mask;
+	n->idx_field = field;
+	n->id_mask = mark_mask & ~field;
+	n->max_idx = (uint32_t)((1ull << __builtin_popcount(field)) - 1);
+	if (n->max_idx > SRV6_NHCTX_MAX)
+		n->max_idx = SRV6_NHCTX_MAX;
 	n->table_base = table_base;
 	n->prio = rule_prio;
 	n->sk = nl_socket_alloc();
@@ -974,8 +994,12 @@ static int resolve_cfg(struct srv6_nhctx *n, struct srv6_sid_cfg *cfg, bool forc
 		c = ctx_add(n, &key);
 		if (!c) {
 			e = -errno;
-			srv6_seterr(err, errlen, "%s", e == -ENOSPC
-				    ? "too many next-hop contexts" : "out of memory");
+			if (e == -ENOSPC)
+				srv6_seterr(err, errlen, "too many next-hop contexts: "
+					    "mark-mask 0x%x leaves room for %u", n->mark_mask,
+					    n->max_idx);
+			else
+				srv6_seterr(err, errlen, "out of memory");
 			return e;
 		}
 		*fresh = true;

@@ -152,6 +152,37 @@ static void pfx4_str(const struct in_addr *a, uint8_t plen, char *buf, size_t le
 	snprintf(buf, len, "%s/%u", s, plen);
 }
 
+/* Whether @p/@plen covers the first address of @net (@alen bytes). */
+static bool covers(const void *p, uint8_t plen, const uint8_t *net, size_t alen)
+{
+	const uint8_t *a = p;
+
+	for (unsigned int i = 0; i < plen && i < alen * 8; i++)
+		if ((a[i / 8] ^ net[i / 8]) & (0x80 >> (i % 8)))
+			return false;
+	return true;
+}
+
+/* Address ranges a policy never steers (issue 8, item 2): the host's ND,
+ * MLD, DHCP... The RETURN rules go before the policy rules only when a
+ * policy prefix covers them (`::/0`, `0.0.0.0/0`). */
+static const struct excl {
+	int family;
+	uint8_t net[16];
+	const char *text;
+} excls[] = {
+	{ AF_INET6, { 0xfe, 0x80 }, "fe80::/10" },
+	{ AF_INET6, { 0xff }, "ff00::/8" },
+	{ AF_INET, { 169, 254 }, "169.254.0.0/16" },
+	{ AF_INET, { 224 }, "224.0.0.0/4" },
+	{ AF_INET, { 255, 255, 255, 255 }, "255.255.255.255/32" },
+};
+
+/* A policy rule matches only destinations that are not the host's own
+ * (local routes win over a kernel seg6 route, as longest-prefix match gives
+ * the local table first). */
+#define POLICY_MATCH "-m addrtype ! --dst-type LOCAL"
+
 /* The chain body: "-A SRV6D -d P/L -j NFQUEUE ..." lines. */
 static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sbuf *b)
 {
@@ -161,19 +192,32 @@ static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sb
 	queue_target(cfg, tgt, sizeof(tgt));
 	if (cfg->inject_dev && cfg->inject_dev[0])
 		sb_printf(b, "-A %s -i %s -j ACCEPT\n", chain, cfg->inject_dev);
-	if (family == AF_INET6) {
+	if (family == AF_INET6)
 		for (size_t i = 0; i < cfg->nsids; i++) {
 			pfx6_str(&cfg->sid_prefixes[i], cfg->sid_plens[i], p, sizeof(p));
 			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
 		}
+	for (size_t x = 0; x < sizeof(excls) / sizeof(excls[0]); x++) {
+		bool hit = false;
+
+		if (excls[x].family != family)
+			continue;
+		for (size_t i = 0; family == AF_INET6 && i < cfg->npol6 && !hit; i++)
+			hit = covers(&cfg->pol6[i], cfg->pol6_plens[i], excls[x].net, 16);
+		for (size_t i = 0; family == AF_INET && i < cfg->npol4 && !hit; i++)
+			hit = covers(&cfg->pol4[i], cfg->pol4_plens[i], excls[x].net, 4);
+		if (hit)
+			sb_printf(b, "-A %s -d %s -j RETURN\n", chain, excls[x].text);
+	}
+	if (family == AF_INET6) {
 		for (size_t i = 0; i < cfg->npol6; i++) {
 			pfx6_str(&cfg->pol6[i], cfg->pol6_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
+			sb_printf(b, "-A %s -d %s " POLICY_MATCH " %s\n", chain, p, tgt);
 		}
 	} else {
 		for (size_t i = 0; i < cfg->npol4; i++) {
 			pfx4_str(&cfg->pol4[i], cfg->pol4_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
+			sb_printf(b, "-A %s -d %s " POLICY_MATCH " %s\n", chain, p, tgt);
 		}
 	}
 }
@@ -439,8 +483,22 @@ static bool rule_is_ours(const char *line, const char *chain)
 		sp = strchr(dev, ' ');
 		return sp && sp > dev && (size_t)(sp - dev) < 16 && !strcmp(sp, " -j ACCEPT");
 	}
-	return !strncmp(line + 3 + n, " -d ", 4) && strstr(line, " -j NFQUEUE --queue-") &&
-	       !strstr(line + 3 + n + 4, " -m ");
+	if (strncmp(line + 3 + n, " -d ", 4))
+		return false;
+	/* an exclusion in front of the policies */
+	for (size_t x = 0; x < sizeof(excls) / sizeof(excls[0]); x++) {
+		const char *t = line + 3 + n + 4;
+		size_t l = strlen(excls[x].text);
+
+		if (!strncmp(t, excls[x].text, l) && !strcmp(t + l, " -j RETURN"))
+			return true;
+	}
+	/* a SID rule, or a policy rule (one addrtype match) */
+	sp = strstr(line + 3 + n + 4, " -m ");
+	if (sp && (strncmp(sp, " " POLICY_MATCH " -j ", strlen(POLICY_MATCH) + 5) ||
+		   strstr(sp + 4, " -m ")))
+		return false;
+	return strstr(line, " -j NFQUEUE --queue-") != NULL;
 }
 
 /* Whether the PREROUTING rule @line is a plain jump to a chain holding only
@@ -832,4 +890,68 @@ int srv6_steer_tools_check(bool v4, char *err, size_t errlen)
 		}
 	}
 	return 0;
+}
+
+/* ---- other mark users (mark-mask) ---- */
+
+static bool opt_u32(const char *line, const char *opt, uint32_t *v, uint32_t *m)
+{
+	const char *p = strstr(line, opt);
+	char *end;
+	unsigned long x;
+
+	if (!p)
+		return false;
+	p += strlen(opt);
+	x = strtoul(p, &end, 0);
+	*v = (uint32_t)x;
+	if (m)
+		*m = *end == '/' ? (uint32_t)strtoul(end + 1, NULL, 0) : 0xffffffffu;
+	return true;
+}
+
+bool srv6_steer_mark_clash(const char *line, uint32_t mask)
+{
+	uint32_t v, m;
+
+	if (strncmp(line, "-A ", 3) || !strncmp(line, "-A OUTPUT ", 10) ||
+	    !strncmp(line, "-A POSTROUTING ", 15) || !strncmp(line, "-A INPUT ", 9) ||
+	    !strncmp(line, "-A FORWARD ", 11))
+		return false;
+	if (strstr(line, "-j CONNMARK") && strstr(line, "--restore-mark")) {
+		/* mark = (mark & ~nfmask) | (ctmark & ctmask) */
+		if (!opt_u32(line, "--nfmask ", &v, NULL) && !opt_u32(line, "--mask ", &v, NULL))
+			v = 0xffffffffu;
+		return (v & mask) != 0;
+	}
+	if (!strstr(line, "-j MARK"))
+		return false;
+	if (opt_u32(line, "--set-xmark ", &v, &m) || opt_u32(line, "--set-mark ", &v, &m))
+		return ((v | m) & mask) != 0;
+	if (opt_u32(line, "--and-mark ", &v, NULL))
+		return (~v & mask) != 0;
+	if (opt_u32(line, "--or-mark ", &v, NULL) || opt_u32(line, "--xor-mark ", &v, NULL))
+		return (v & mask) != 0;
+	return true;   /* a MARK form this parser does not know: say so */
+}
+
+int srv6_steer_mark_users(int family, uint32_t mask, void (*fn)(const char *rule, void *arg),
+			  void *arg, char *err, size_t errlen)
+{
+	const struct fam_tools *t = tools_for(family);
+	char *const argv[] = { (char *)t->save, "-t", "mangle", NULL };
+	char *out, *line, *save;
+	int e, n = 0;
+
+	e = run_tool(t->save, argv, NULL, 0, &out, err, errlen);
+	if (e < 0)
+		return e;
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (srv6_steer_mark_clash(line, mask)) {
+			fn(line, arg);
+			n++;
+		}
+	}
+	free(out);
+	return n;
 }

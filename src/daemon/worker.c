@@ -84,10 +84,47 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p, const uint8
 	return verdict_drop(w, p->id);
 }
 
+/* The policies a chain applied so far.  A policy is never applied twice
+ * in one chain: its own result matching it again (a `::/0` policy whose
+ * first segment falls in ::/0) means the kernel holds a more specific route
+ * for that segment (the underlay), which srv6d cannot see, or a loop the
+ * kernel would drop; either way the result leaves by the kernel's routes. */
+struct chain_seen {
+	const struct srv6_policy_entry *pol[SRV6_CHAIN_MAX + 1];
+	unsigned int n;
+};
+
+static bool seen_has(const struct chain_seen *cs, const struct srv6_policy_entry *pe)
+{
+	for (unsigned int i = 0; i < cs->n; i++)
+		if (cs->pol[i] == pe)
+			return true;
+	return false;
+}
+
+static void seen_add(struct chain_seen *cs, const struct srv6_policy_entry *pe)
+{
+	if (cs->n < SRV6_CHAIN_MAX + 1)
+		cs->pol[cs->n++] = pe;
+}
+
+/* Whether a chain step would run on an IPv6 packet to @da. */
+static bool step_matches(struct srv6_worker *w, const struct in6_addr *da,
+			 const struct chain_seen *cs)
+{
+	const struct srv6_policy_entry *pe;
+
+	if (srv6_sid_lookup(w->cache, da, true))
+		return true;
+	pe = srv6_policy_lookup(w->cache, AF_INET6, da, true);
+	return pe && !seen_has(cs, pe);
+}
+
 /* One step of a chain: the SID or policy matching the IPv6 packet at @pkt,
- * run on it.  Returns false (nothing done) when neither matches. */
+ * run on it.  Returns false (nothing done) when neither matches, or when the
+ * policy that matches was applied earlier in this chain (@cs). */
 static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_result *res,
-		     struct srv6_counters **cnt, int indev)
+		     struct srv6_counters **cnt, int indev, struct chain_seen *cs)
 {
 	const struct srv6_sid_entry *e;
 	const struct srv6_policy_entry *pe;
@@ -101,7 +138,8 @@ static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_re
 		return true;
 	}
 	pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true);
-	if (pe) {
+	if (pe && !seen_has(cs, pe)) {
+		seen_add(cs, pe);
 		*cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
 		srv6_headend_apply(&pe->pol, IPPROTO_IPV6, pkt, res);
 		return true;
@@ -117,6 +155,20 @@ static void cnt_ok(struct srv6_counters *cnt, uint64_t bytes)
 	}
 }
 
+/* The mark a result leaves with: with a next-hop context, the packet's bits
+ * outside srv6d's mask (other mark users' bits) kept and srv6d's bits set to
+ * the context's mark; without one, the packet's mark unchanged (the kernel's
+ * seg6local does not touch it). */
+static uint32_t result_mark(const struct srv6_worker *w, const struct srv6_nfq_packet *p,
+			    const struct srv6_result *res)
+{
+	uint32_t mask = w->mark_mask ? w->mark_mask : 0xffffffffu;
+
+	if (!res->nh.mark)
+		return p->mark;
+	return (p->mark & ~mask) | (res->nh.mark & mask);
+}
+
 /* Hand @pkt (a result of @family, or an Ethernet frame when @family is 0)
  * to the injection egress and end the original with NF_DROP. */
 static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
@@ -125,11 +177,9 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 {
 	int r;
 
-	/* The packet's own mark travels on when no next-hop context sets one,
-	 * as it does through a verdict. */
+	/* The packet's other mark bits travel on, as through a verdict. */
 	if (family)
-		r = srv6_inj_add(w->inj, family, res->nh.mark ? res->nh.mark : p->mark,
-				 pkt->data, pkt->len);
+		r = srv6_inj_add(w->inj, family, result_mark(w, p, res), pkt->data, pkt->len);
 	else
 		r = srv6_inj_add_l2(w->inj, res->nh.oif, pkt->data, pkt->len);
 	if (r < 0) {
@@ -167,6 +217,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	struct srv6_pkt pkt;
 	uint64_t bytes = p->orig_len;   /* what the current step received */
 	int hook_family;
+	struct chain_seen seen = { .n = 0 };
 
 	W_INC(w, packets);
 	if (p->truncated) {
@@ -191,7 +242,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			W_INC(w, malformed);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &res, &cnt, (int)p->indev)) {
+		if (!run_step(w, &pkt, &res, &cnt, (int)p->indev, &seen)) {
 			W_INC(w, miss);
 			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
 		}
@@ -235,13 +286,12 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			struct in6_addr da;
 
 			memcpy(&da, pkt.data + 24, sizeof(da));
-			if (!srv6_sid_lookup(w->cache, &da, true) &&
-			    !srv6_policy_lookup(w->cache, AF_INET6, &da, true))
+			if (!step_matches(w, &da, &seen))
 				break;
 			cnt_error(cnt, SRV6_DROP_LOOP);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &nres, &next, (int)p->indev))
+		if (!run_step(w, &pkt, &nres, &next, (int)p->indev, &seen))
 			break;
 		/* The step before handed the packet on successfully. */
 		cnt_ok(cnt, bytes);
@@ -265,8 +315,10 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6) {
 			cnt_ok(cnt, bytes);
 			W_INC(w, accepted);
-			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, res.nh.mark != 0,
-						res.nh.mark, pkt.data, (uint32_t)pkt.len);
+			uint32_t mark = result_mark(w, p, &res);
+
+			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, mark != p->mark,
+						mark, pkt.data, (uint32_t)pkt.len);
 		}
 		if (!w->inj) {
 			/* An IPv4 result (or an IPv6 one of an IPv4 hook)

@@ -23,7 +23,10 @@
 #   1. every case, encapsulation source fixed on both sides (ip sr tunsrc /
 #      encap-source 2001:db8:1::2, which source selection would not pick);
 #   2. End.B6.Encaps and policy encap with no source configured anywhere;
-#   3. the same two with net.ipv6.seg6_flowlabel = -1.
+#   3. the same two with net.ipv6.seg6_flowlabel = -1;
+#   4. the cases with a next-hop context (End.X, End.T, End.DX6, End.DT6,
+#      End.X next-csid) with `mark-mask 0xffff0000` and a masked
+#      `CONNMARK --restore-mark --mask 0xff00` in rtr's mangle PREROUTING.
 # Before srv6d starts, a control run (neither kernel routes nor srv6d) must
 # differ from the oracle for every case, so a leftover kernel route cannot
 # fake a pass; removing a kernel route must succeed.  A case the running
@@ -136,6 +139,7 @@ run_phase() {
 		echo "fail-open no"
 		echo "steer auto"
 		[ -n "$src" ] && echo "encap-source $src"
+		[ -n "${PHASE_CONF:-}" ] && echo "$PHASE_CONF"
 		conf_extra
 		for i in "${run[@]}"; do field "${CASES[$i]}" 3; done
 	} >"$conf"
@@ -215,4 +219,13 @@ run_phase sas " (source address selection)" "" "${enc[@]}"
 in_rtr sysctl -qw net.ipv6.seg6_flowlabel=-1 >/dev/null
 run_phase fl " (seg6_flowlabel -1)" "$TUNSRC" "${enc[@]}"
 in_rtr sysctl -qw net.ipv6.seg6_flowlabel=0 >/dev/null
+# phase 4 (issue 8, item 4): the cases that need a next-hop context, with
+# srv6d owning only mark-mask 0xffff0000 and another mark user's masked
+# CONNMARK restore (low bits) in mangle PREROUTING on both sides
+ctx=(); for i in "${!CASES[@]}"; do
+	case "$(field "${CASES[$i]}" 1)" in end-x|end-t|end-dx6|end-dt6|end-x-csid) ctx+=("$i") ;; esac
+done
+in_rtr ip6tables -t mangle -A PREROUTING -j CONNMARK --restore-mark --mask 0xff00
+PHASE_CONF="mark-mask 0xffff0000" run_phase mask " (mark-mask, masked CONNMARK)" "$TUNSRC" "${ctx[@]}"
+in_rtr ip6tables -t mangle -D PREROUTING -j CONNMARK --restore-mark --mask 0xff00
 summary

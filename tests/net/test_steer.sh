@@ -43,14 +43,14 @@ EXP6='*raw
 -A PREROUTING -j SRV6D
 -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
 -A SRV6D -d 2001:db8:100::/48 -j NFQUEUE --queue-balance 0:1 --queue-bypass
--A SRV6D -d 2001:db8:99::/64 -j NFQUEUE --queue-balance 0:1 --queue-bypass
+-A SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-balance 0:1 --queue-bypass
 COMMIT'
 EXP4='*raw
 :PREROUTING ACCEPT
 :OUTPUT ACCEPT
 :SRV6D -
 -A PREROUTING -j SRV6D
--A SRV6D -d 10.1.0.0/16 -j NFQUEUE --queue-balance 0:1 --queue-bypass
+-A SRV6D -d 10.1.0.0/16 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-balance 0:1 --queue-bypass
 COMMIT'
 EMPTY='*raw
 :PREROUTING ACCEPT
@@ -101,7 +101,7 @@ check "stale chain: replaced, duplicate jumps removed, foreign rule kept" test "
 -A PREROUTING -d 2001:db8:42::/48 -j NOTRACK
 -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
 -A SRV6D -d 2001:db8:100::/48 -j NFQUEUE --queue-balance 0:1 --queue-bypass
--A SRV6D -d 2001:db8:99::/64 -j NFQUEUE --queue-balance 0:1 --queue-bypass
+-A SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-balance 0:1 --queue-bypass
 COMMIT'
 in_rtr ip6tables -t raw -D PREROUTING -d 2001:db8:42::/48 -j NOTRACK
 

@@ -471,6 +471,21 @@ static const struct err_case err_cases[] = {
 	  "t.conf:1: bad mark \"0x16d000000\" for mark-base (0x followed by up to 8 hex digits)" },
 	{ "mark-base 0xg0000\n",
 	  "t.conf:1: bad mark \"0xg0000\" for mark-base (0x followed by up to 8 hex digits)" },
+	/* issue 8.2: SID prefixes are srv6d's own addresses */
+	{ "sid ::/0 action End\n", "t.conf:1: SID prefix \"::/0\" is over-broad (shorter than /16)" },
+	{ "sid fe00::/8 action End\n",
+	  "t.conf:1: SID prefix \"fe00::/8\" is over-broad (shorter than /16)" },
+	{ "sid fe80::/64 action End\n", "t.conf:1: SID prefix \"fe80::/64\" holds link-local addresses" },
+	{ "sid ::/96 action End\n",
+	  "t.conf:1: SID prefix \"::/96\" holds the loopback and unspecified addresses" },
+	/* issue 8.4: the mark bits srv6d owns */
+	{ "mark-mask 0x0\n", "t.conf:1: mark-mask \"0x0\" must be non-zero" },
+	{ "mark-mask ffff0000\n",
+	  "t.conf:1: bad mark \"ffff0000\" for mark-mask (0x followed by up to 8 hex digits)" },
+	{ "mark-mask 0x0000ffff\n",
+	  "t.conf:1: mark-base 0x6d000000 does not fit mark-mask 0x0000ffff (the base inside the mask, and mask bits below it for the context index)" },
+	{ "mark-base 0x10000\nmark-mask 0xffff0000\n",
+	  "t.conf:2: mark-base 0x00010000 does not fit mark-mask 0xffff0000 (the base inside the mask, and mask bits below it for the context index)" },
 	{ "table-base 254\n", "t.conf:1: table-base \"254\" out of range (255..4294901760)" },
 	{ "table-base 4294901761\n",
 	  "t.conf:1: table-base \"4294901761\" out of range (255..4294901760)" },
@@ -633,17 +648,15 @@ static void test_unicast_edges(void **state)
 
 	if (srv6_conf_parse_string(&c, "t.conf",
 				   "encap-source fec0::1\n"
-				   "sid fe80::/10 action End\n"
 				   "sid ::2 action End\n"
-				   "sid fe00::/8 action End\n"
-				   "sid ::/0 action End\n"
+				   "sid fe00::/16 action End\n"
 				   "route 223.255.255.0/24 encap seg6 mode encap segs fe80::1\n"
 				   "route 240.0.0.0/4 encap seg6 mode encap segs ::2\n"
 				   "route fd00::/8 encap seg6 mode encap segs fd00::1,2001:db8::1\n"
 				   "sid 2001:db8::1 action End.X nh6 fe80::1 oif eth0\n",
 				   err, sizeof(err)))
 		fail_msg("%s", err);
-	assert_int_equal(c.nsids, 5);
+	assert_int_equal(c.nsids, 3);
 	assert_int_equal(c.nroutes, 3);
 	srv6_conf_free(&c);
 }
@@ -659,7 +672,7 @@ static void test_edges(void **state)
 				   "route 2001:db8::/64 encap seg6 mode encap segs " SEGS16 "\n"
 				   "sid 2001:db8::2 action End.T table 4294967295\n"
 				   "sid 2001:db8::3 action End flavors next-csid lblen 120 nflen 8\n"
-				   "sid ::/0 action End\n"
+				   "sid 2001::/16 action End\n"
 				   "route 0.0.0.0/0 encap seg6 mode encap segs 2001:db8::1\n"
 				   "route ::/0 encap seg6 mode inline segs 2001:db8::1\n"
 				   "sid 2001:db8::4 action End.X nh6 fe80::1 oif abcdefghijklmno\n",
@@ -670,7 +683,7 @@ static void test_edges(void **state)
 	assert_int_equal(c.sids[1].cfg.table, 4294967295u);
 	assert_int_equal(c.sids[2].cfg.lblen, 120);
 	assert_int_equal(c.sids[2].cfg.nflen, 8);
-	assert_int_equal(c.sids[3].plen, 0);
+	assert_int_equal(c.sids[3].plen, 16);
 	assert_int_equal(c.routes[1].family, AF_INET);
 	assert_int_equal(c.routes[1].plen, 0);
 	assert_string_equal(c.sids[4].cfg.oif_name, "abcdefghijklmno");

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "srv6d/nhctx.h"
+
 #include "srv6d/steer.h"
 
 static struct in6_addr a6(const char *s)
@@ -76,12 +78,32 @@ static void test_balance_and_policies(void **state)
 		 "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
 		 "-A SRV6D -d 2001:db8:ff::1/128 %s"
 		 "-A SRV6D -d 2001:db8:100::/48 %s"   /* host bits masked */
-		 "-A SRV6D -d 2001:db8:99::/64 %sCOMMIT\n", t, t, t);
+		 "-A SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL %sCOMMIT\n", t, t, t);
 	format_ok(&c, AF_INET6, want);
+	/* issue 8.2: policies never take the host's own addresses; a policy
+	 * covering link-local, multicast or broadcast gets them excluded */
 	snprintf(want, sizeof(want),
 		 "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
-		 "-A SRV6D -d 10.1.0.0/16 %s-A SRV6D -d 0.0.0.0/0 %sCOMMIT\n", t, t);
+		 "-A SRV6D -d 169.254.0.0/16 -j RETURN\n-A SRV6D -d 224.0.0.0/4 -j RETURN\n"
+		 "-A SRV6D -d 255.255.255.255/32 -j RETURN\n"
+		 "-A SRV6D -d 10.1.0.0/16 -m addrtype ! --dst-type LOCAL %s"
+		 "-A SRV6D -d 0.0.0.0/0 -m addrtype ! --dst-type LOCAL %sCOMMIT\n", t, t);
 	format_ok(&c, AF_INET, want);
+	p6[0] = a6("::");
+	p6l[0] = 0;
+	c.nsids = 0;
+	snprintf(want, sizeof(want),
+		 "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
+		 "-A SRV6D -d fe80::/10 -j RETURN\n-A SRV6D -d ff00::/8 -j RETURN\n"
+		 "-A SRV6D -d ::/0 -m addrtype ! --dst-type LOCAL %sCOMMIT\n", t);
+	format_ok(&c, AF_INET6, want);
+	p6[0] = a6("fe80::");
+	p6l[0] = 9;   /* fe80::/9 covers fe80::/10, not ff00::/8 */
+	snprintf(want, sizeof(want),
+		 "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
+		 "-A SRV6D -d fe80::/10 -j RETURN\n"
+		 "-A SRV6D -d fe80::/9 -m addrtype ! --dst-type LOCAL %sCOMMIT\n", t);
+	format_ok(&c, AF_INET6, want);
 }
 
 static void test_empty(void **state)
@@ -148,6 +170,44 @@ static void test_chain_name(void **state)
 	assert_int_equal(srv6_steer_format(&c, AF_INET6, buf, sizeof(buf)), -EINVAL);
 }
 
+/* issue 8.4: mangle rules that can rewrite srv6d's mark bits */
+static void test_mark_clash(void **state)
+{
+	const uint32_t m = 0xffff0000u;
+
+	(void)state;
+	assert_true(srv6_steer_mark_clash("-A PREROUTING -j CONNMARK --restore-mark "
+					  "--nfmask 0xffffffff --ctmask 0xffffffff", m));
+	assert_false(srv6_steer_mark_clash("-A PREROUTING -j CONNMARK --restore-mark "
+					   "--nfmask 0xff00 --ctmask 0xff00", m));
+	assert_true(srv6_steer_mark_clash("-A PREROUTING -j CONNMARK --restore-mark", m));
+	assert_true(srv6_steer_mark_clash("-A PREROUTING -i eth0 -j MARK --set-xmark 0x5/0xffffffff", m));
+	assert_false(srv6_steer_mark_clash("-A PREROUTING -j MARK --set-xmark 0x5/0xff", m));
+	assert_true(srv6_steer_mark_clash("-A MYCHAIN -j MARK --set-xmark 0x10000/0x10000", m));
+	assert_false(srv6_steer_mark_clash("-A PREROUTING -j MARK --or-mark 0x1", m));
+	assert_true(srv6_steer_mark_clash("-A PREROUTING -j MARK --and-mark 0xffff", m));
+	/* after the routing decision, or not a mark target */
+	assert_false(srv6_steer_mark_clash("-A OUTPUT -j MARK --set-xmark 0x5/0xffffffff", m));
+	assert_false(srv6_steer_mark_clash("-A FORWARD -j CONNMARK --restore-mark", m));
+	assert_false(srv6_steer_mark_clash("-A PREROUTING -j CONNMARK --set-xmark 0x1/0xffffffff", m));
+	assert_false(srv6_steer_mark_clash(":PREROUTING ACCEPT [0:0]", m));
+	assert_false(srv6_steer_mark_clash("-A PREROUTING -m mark --mark 0x1 -j ACCEPT", m));
+}
+
+/* the context index field of a mark-base / mark-mask pair */
+static void test_idx_field(void **state)
+{
+	(void)state;
+	assert_int_equal(srv6_nhctx_idx_field(0x6d000000u, 0xffffffffu), 0x0000ffffu);
+	assert_int_equal(srv6_nhctx_idx_field(0x6d000000u, 0xffff0000u), 0x00ff0000u);
+	assert_int_equal(srv6_nhctx_idx_field(0x00100000u, 0x00ff0000u), 0x000f0000u);
+	assert_int_equal(srv6_nhctx_idx_field(0x6d000000u, 0xff000000u), 0);
+	assert_int_equal(srv6_nhctx_idx_mark(1, 0x00ff0000u), 0x00010000u);
+	assert_int_equal(srv6_nhctx_idx_mark(0xff, 0x00ff0000u), 0x00ff0000u);
+	assert_int_equal(srv6_nhctx_idx_mark(5, 0x0000ffffu), 5);
+	assert_int_equal(srv6_nhctx_idx_mark(3, 0x00000a00u), 0x00000a00u);  /* spread */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +217,8 @@ int main(void)
 		cmocka_unit_test(test_chain_name),
 		cmocka_unit_test(test_truncation_like_snprintf),
 		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_mark_clash),
+		cmocka_unit_test(test_idx_field),
 	};
 
 	return cmocka_run_group_tests_name("steer", tests, NULL, NULL);

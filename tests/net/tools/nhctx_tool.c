@@ -79,17 +79,19 @@ int main(int argc, char **argv)
 {
 	static struct srv6_sid_cfg cfgs[MAXSIDS];
 	struct srv6_sid_cfg *ptrs[MAXSIDS];
-	uint32_t mb = 0, tb = 0, prio = 0;
+	uint32_t mb = 0, mm = 0, tb = 0, prio = 0;
 	struct srv6_nhctx *n;
 	char line[512], err[256];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc == 4) {
+	if (argc >= 4) {
 		mb = (uint32_t)strtoul(argv[1], NULL, 0);
 		tb = (uint32_t)strtoul(argv[2], NULL, 0);
 		prio = (uint32_t)strtoul(argv[3], NULL, 0);
 	}
-	n = srv6_nhctx_open(mb, tb, prio, err, sizeof(err));
+	if (argc >= 5)   /* optional mark mask */
+		mm = (uint32_t)strtoul(argv[4], NULL, 0);
+	n = srv6_nhctx_open(mb, mm, tb, prio, err, sizeof(err));
 	if (!n) {
 		printf("err %s\n", err);
 		return 1;

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fallback.h - what `fail-open yes` leaves in the kernel so that bypassed
+ * packets never leak (issue 8, item 6; docs/NETFILTER-ROUTING.md).
+ *
+ * With --queue-bypass / F_FAIL_OPEN the kernel accepts a steered packet when
+ * no srv6d reads its queue (dead, restarting) or the queue is full.  Such a
+ * packet is then routed by the kernel's own tables.  For every SID prefix
+ * and policy prefix srv6d installs a blackhole route for exactly that prefix
+ * in the main table, at a metric worse than any usual one
+ * (SRV6_FALLBACK_METRIC + rule-pref: one per instance) and with protocol
+ * SRV6_FALLBACK_PROTO: a kernel route for the same prefix at a
+ * better metric (an equivalent seg6 / seg6local route the operator keeps)
+ * still carries the packet; otherwise it is dropped, never sent unencapsulated
+ * or toward a SID that is not a kernel route.  The routes stay when srv6d
+ * exits or dies: they are the fail-open state.
+ *
+ * Control thread only.
+ */
+#ifndef SRV6D_FALLBACK_H
+#define SRV6D_FALLBACK_H
+
+#include <stddef.h>
+
+#include "conf.h"
+
+#define SRV6_FALLBACK_PROTO  109u          /* 'm': srv6d's routes */
+#define SRV6_FALLBACK_METRIC 0xffff0000u   /* + rule-pref: any usual route wins */
+
+/**
+ * srv6_fallback_sync - make srv6d's fallback routes those of @c: one
+ * blackhole per SID prefix (IPv6) and per policy prefix (its family) when
+ * c->fail_open, none otherwise; routes of SRV6_FALLBACK_PROTO at this
+ * instance's metric in the main table that @c does not want are removed.  Returns 0 or -errno (@err set).
+ */
+int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen);
+
+#endif

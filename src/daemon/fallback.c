@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* fallback.c - blackhole routes behind fail-open: include/srv6d/fallback.h. */
+#include <errno.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/rtnetlink.h>
+
+#include <netlink/netlink.h>
+#include <netlink/route/route.h>
+
+#include "srv6d/errbuf.h"
+#include "srv6d/fallback.h"
+
+struct fb_ctx {
+	struct nl_sock *sk;
+	const struct srv6_conf *c;
+	int err;
+};
+
+/* Whether @c wants the blackhole @family @addr/@plen. */
+static bool wanted(const struct srv6_conf *c, int family, const void *addr, unsigned int plen)
+{
+	if (!c->fail_open)
+		return false;
+	for (size_t i = 0; family == AF_INET6 && i < c->nsids; i++)
+		if (c->sids[i].plen == plen && !memcmp(&c->sids[i].prefix, addr, 16))
+			return true;
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+
+		if (r->family == family && r->plen == plen &&
+		    !memcmp(&r->prefix, addr, family == AF_INET6 ? 16 : 4))
+			return true;
+	}
+	return false;
+}
+
+static void sweep_one(struct nl_object *obj, void *arg)
+{
+	struct fb_ctx *x = arg;
+	struct rtnl_route *rt = (struct rtnl_route *)obj;
+	struct nl_addr *dst = rtnl_route_get_dst(rt);
+	int e;
+
+	if (rtnl_route_get_protocol(rt) != SRV6_FALLBACK_PROTO ||
+	    rtnl_route_get_table(rt) != RT_TABLE_MAIN || !dst ||
+	    rtnl_route_get_priority(rt) != SRV6_FALLBACK_METRIC + x->c->rule_pref)
+		return;
+	if (rtnl_route_get_type(rt) == RTN_BLACKHOLE &&
+	    wanted(x->c, rtnl_route_get_family(rt), nl_addr_get_binary_addr(dst),
+		   nl_addr_get_prefixlen(dst)))
+		return;
+	e = rtnl_route_delete(x->sk, rt, 0);
+	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !x->err)
+		x->err = -EIO;
+}
+
+static int add_one(struct nl_sock *sk, uint32_t metric, int family, const void *addr,
+		   unsigned int plen)
+{
+	struct rtnl_route *rt = rtnl_route_alloc();
+	struct nl_addr *dst = nl_addr_build(family, addr, family == AF_INET6 ? 16 : 4);
+	int e = -ENOMEM;
+
+	if (!rt || !dst)
+		goto out;
+	nl_addr_set_prefixlen(dst, (int)plen);
+	rtnl_route_set_family(rt, (uint8_t)family);
+	rtnl_route_set_table(rt, RT_TABLE_MAIN);
+	rtnl_route_set_type(rt, RTN_BLACKHOLE);
+	rtnl_route_set_protocol(rt, SRV6_FALLBACK_PROTO);
+	rtnl_route_set_scope(rt, RT_SCOPE_UNIVERSE);
+	rtnl_route_set_priority(rt, metric);
+	if (rtnl_route_set_dst(rt, dst) < 0)
+		goto out;
+	e = rtnl_route_add(sk, rt, NLM_F_CREATE | NLM_F_REPLACE);
+	e = e < 0 ? -EIO : 0;
+out:
+	nl_addr_put(dst);
+	rtnl_route_put(rt);
+	return e;
+}
+
+int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
+{
+	static const int families[] = { AF_INET6, AF_INET };
+	struct fb_ctx x = { .c = c };
+	uint32_t metric = SRV6_FALLBACK_METRIC + c->rule_pref;
+	struct nl_cache *cache;
+	int e;
+
+	x.sk = nl_socket_alloc();
+	if (!x.sk) {
+		srv6_seterr(err, errlen, "fail-open fallback routes: out of memory");
+		return -ENOMEM;
+	}
+	e = nl_connect(x.sk, NETLINK_ROUTE);
+	if (e < 0) {
+		srv6_seterr(err, errlen, "fail-open fallback routes: rtnetlink: %s", nl_geterror(e));
+		e = -EIO;
+		goto out_sock;
+	}
+	for (size_t i = 0; c->fail_open && i < c->nsids + c->nroutes; i++) {
+		const struct srv6_conf_route *r = i < c->nsids ? NULL : &c->routes[i - c->nsids];
+
+		e = r ? add_one(x.sk, metric, r->family, &r->prefix, r->plen)
+		      : add_one(x.sk, metric, AF_INET6, &c->sids[i].prefix, c->sids[i].plen);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "fail-open fallback routes: cannot add a blackhole "
+				    "route (line %u)", r ? r->line : c->sids[i].line);
+			goto out_sock;
+		}
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		if (rtnl_route_alloc_cache(x.sk, families[i], 0, &cache) < 0)
+			continue;
+		nl_cache_foreach(cache, sweep_one, &x);
+		nl_cache_free(cache);
+	}
+	e = x.err;
+	if (e < 0)
+		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one");
+out_sock:
+	nl_socket_free(x.sk);
+	return e;
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_failopen.sh - `fail-open yes` never leaks (issue 8, item 6): with srv6d
+# killed (kill -9) under traffic, the queue's bypass accepts the steered
+# packets, and srv6d's fallback blackholes (one per SID and policy prefix,
+# main table, metric 0xffff0000 + rule-pref, proto 109) drop them instead of routing a
+# policy's traffic in clear, or SID traffic toward a SID that is no kernel
+# route, out onto the underlay.
+#
+#   +---------------+      +--------------------------------------+      +----------------+
+#   | src           |      | rtr   fail-open yes                  |      | dst (underlay) |
+#   |          eth0 +------+ eth0  End 2001:db8:ff::1        eth1 +------+ eth0  capture  |
+#   | 2001:db8:1::1 |      |       route 2001:db8:99::/64 encap   |      |                |
+#   +---------------+      |         segs 2001:db8:aa::1          |      +----------------+
+#                          |  main: 2001:db8::/32 via dst (would  |
+#                          |  carry both in clear when bypassed)  |
+#                          +--------------------------------------+
+#
+# 1. srv6d running: policy packets reach dst encapsulated (outer DA aa::1);
+#    stopped (SIGSTOP) with its one-packet queue full, what overflows
+#    (F_FAIL_OPEN) is not leaked either;
+# 2. srv6d killed, a stream of End packets running meanwhile: the policy and
+#    SID packets sent after the kill reach dst neither in clear nor at all;
+# 3. the blackholes are in the kernel, and a kernel route for the same prefix
+#    at a better metric (an equivalent seg6 route) still carries the traffic.
+set -u
+# shellcheck source=lib.sh
+source "$(dirname "$0")/lib.sh"
+
+require_env
+srv6d_built || { echo "SKIP: $SRV6D not built"; exit $ksft_skip; }
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+
+CONF=$TMPD/srv6d.conf
+{
+	printf 'queue 0\nqueue-maxlen 1\nsteer auto\nfail-open yes\n'
+	printf 'sid 2001:db8:ff::1 action End\n'
+	printf 'route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1\n'
+	conf_extra
+} >"$CONF"
+
+# rx CASE: the outer destinations of what reaches dst for CASE, one a line
+rx() {
+	pkt_to_dst --timeout 1 send --case "$1" | awk '$1 == "RX" {print $4}' |
+		"$PY" -c '
+import sys, ipaddress
+for h in sys.stdin:
+    b = bytes.fromhex(h.strip())
+    print(ipaddress.IPv6Address(b[24:40]))'
+}
+
+if ! srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log"; then
+	fail "srv6d starts"; summary; exit 1
+fi
+out=$(rx policy-encap)
+n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
+check "srv6d running: policy packets leave encapsulated toward aa::1 ($n of 2)" test "$n" -eq 2
+r=$(in_rtr ip -6 route show proto 109 | grep -c blackhole)
+check "fallback blackholes installed for the SID and the policy ($r of 2)" test "$r" -eq 2
+
+# queue overflow (F_FAIL_OPEN): srv6d stopped, its one-packet queue full
+kill -STOP "$SRV6D_PID"
+out=$(rx policy-encap; rx end)
+kill -CONT "$SRV6D_PID"
+check "queue full (srv6d stopped): no policy packet in clear ($(echo $out))" \
+	test -z "$(grep '^2001:db8:99::' <<<"$out")"
+check "queue full (srv6d stopped): no SID packet routed on ($(echo $out))" \
+	test -z "$(grep '^2001:db8:ff::1$' <<<"$out")"
+
+# a stream of End traffic while srv6d dies
+"$PY" "$PKT" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap-ns "$NS_DST" \
+	stream --dst 2001:db8:ff::1 --count 400 --rate 200 >"$TMPD/stream" 2>&1 &
+STREAM_PID=$!
+sleep 0.5
+kill -KILL "$SRV6D_PID"
+wait "$SRV6D_PID" 2>/dev/null
+SRV6D_PID=
+wait "$STREAM_PID"; STREAM_PID=
+unproc=$(awk '{for (i = 1; i < NF; i++) if ($i == "unprocessed") print $(i + 1)}' "$TMPD/stream")
+check "End stream across kill -9: no SID packet routed on unprocessed (${unproc:-?}; $(cat "$TMPD/stream"))" \
+	test "${unproc:-1}" -eq 0
+check "the bypass is on: the queue is gone, the steering rules stay" \
+	in_rtr ip6tables -t raw -C SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-num 0 --queue-bypass
+out=$(rx policy-encap)
+check "srv6d dead: no policy packet reaches the underlay in clear ($(echo $out))" \
+	test -z "$(grep '^2001:db8:99::' <<<"$out")"
+out=$(rx end)
+check "srv6d dead: no SID packet is routed toward the SID ($(echo $out))" \
+	test -z "$(grep '^2001:db8:ff::1$' <<<"$out")"
+
+# an equivalent kernel route at a better metric carries the traffic
+ip -n "$NS_RTR" -6 route add 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1 \
+	dev "$RTR_IF_DST" metric 100
+out=$(rx policy-encap)
+n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
+check "srv6d dead, a kernel seg6 route for the prefix: it carries the policy ($n of 2)" \
+	test "$n" -eq 2
+summary
