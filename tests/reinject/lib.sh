@@ -114,6 +114,13 @@ rj_sids() {
 	done
 }
 
+# rj_sids_del: the seg6local routes removed (before srv6d starts again).
+rj_sids_del() {
+	local n
+	for n in 1 2 3 4 5 6 7 8; do in_rtr ip -6 route del "$SID:$n/128" 2>/dev/null; done
+	return 0
+}
+
 # rj_routes: what the behaviors look up, (re)installed.
 rj_routes() {
 	in_rtr ip -6 route replace fd00:77::/64 via $DST_ADDR dev "$RTR_IF_DST" &&
