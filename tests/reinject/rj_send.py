@@ -4,7 +4,7 @@
 namespaces (run with /usr/bin/python3).
 
   rj_send.py --src-ns NS --dmac MAC --cap NS:IF[,NS:IF] --hex HEX
-             [--want N] [--timeout S] [--ready FILE]
+             [--want N] [--timeout S] [--ready FILE] [--count N]
 
 Capture sockets are bound before the frame is sent.  Prints, per captured
 packet (Ethernet stripped; ND/MLD noise and frames the capturing host sent
@@ -39,6 +39,7 @@ def main():
     ap.add_argument("--want", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=3.0)
     ap.add_argument("--ready")
+    ap.add_argument("--count", type=int, default=1, help="send the frame this many times")
     a = ap.parse_args()
     caps = []
     for c in a.cap.split(","):
@@ -46,7 +47,9 @@ def main():
         caps.append((ns, pkt.open_capture(ns, ifname)))
     tx, smac = pkt.open_sender(a.src_ns, a.src_if)
     dmac = bytes.fromhex(a.dmac.replace(":", ""))
-    tx.send(dmac + smac + struct.pack("!H", pkt.ETH_P_IPV6) + bytes.fromhex(a.hex))
+    frame = dmac + smac + struct.pack("!H", pkt.ETH_P_IPV6) + bytes.fromhex(a.hex)
+    for _ in range(a.count):
+        tx.send(frame)
     if a.ready:
         open(a.ready, "w").close()
     got, end = 0, time.monotonic() + a.timeout
