@@ -120,6 +120,8 @@ static int held_push(struct srv6_pq *pq, const struct srv6_pq_rec *r)
 /* NF_ACCEPT for the first @n held packets (under the lock). */
 static void held_release(struct srv6_pq *pq, size_t n)
 {
+	if (!n)
+		return;
 	for (size_t i = 0; i < n; i++)
 		(void)srv6_nfq_verdict(pq->nfq, pq->held[i].id, NF_ACCEPT, false, 0, NULL, 0);
 	memmove(pq->held, pq->held + n, (pq->nheld - n) * sizeof(*pq->held));
