@@ -139,6 +139,9 @@ rj_setup() {
 	ip -n "$NS_DST" addr add 192.0.2.2/24 dev eth0
 	ip -n "$NS_RTR" neigh replace 192.0.2.2 lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
 	ip -n "$NS_DST" route add default via 192.0.2.1
+	# dst answers plain UDP with Port Unreachable (nothing listens): only
+	# rtr's ICMP errors are outcomes of the tests
+	in_dst ip6tables -A OUTPUT -p icmpv6 --icmpv6-type port-unreachable -j DROP
 	rj_routes || return 1
 	rj_conf >"$TMPD/srv6d.conf"
 	srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" || return 1

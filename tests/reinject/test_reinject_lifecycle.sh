@@ -6,8 +6,9 @@
 # away (docs/REINJECTION.md):
 #   1. kill -9 srv6d: the kernel drops what was held when the socket closes
 #      (the behavior never runs, nothing is delivered, the queue is gone)
-#   2. SIGTERM with a packet held: srv6d's final verdict for held packets is
-#      NF_ACCEPT: the behavior runs and the packet is delivered
+#   2. a reload with a packet held keeps it held (policy changes wait for
+#      the next start); SIGTERM with a packet held: srv6d's final verdict
+#      for held packets is NF_ACCEPT: the behavior runs, it is delivered
 #   3. the input device goes down: the kernel flushes the entry (and the
 #      SID's route goes with the device); srv6d's later verdict is refused
 #      and counted as late, srv6d runs on
@@ -53,9 +54,23 @@ rj_sids_del
 srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" && rj_sids ||
 	{ fail "srv6d restart"; exit 1; }
 
-# ---- 2. SIGTERM: held packets get NF_ACCEPT ----------------------------------
+# ---- 2. reload, then SIGTERM: held packets get NF_ACCEPT ---------------------
 hook off
 send end dst >"$TMPD/base"
+if hold_one "$TMPD/reload"; then
+	sed -i 's/^queue 16 policy delay 200ms$/queue 16 policy delay 300ms/' "$TMPD/srv6d.conf"
+	r=$(ctl reload)
+	check "reload while held: reloaded ($r), the packet is still held" held_is 11 1
+	check "reload: the policy change is deferred to the next start (logged)" \
+		grep -q 'queue N policy" changes take effect at the next start' "$SRV6D_LOG"
+	sed -i 's/^queue 16 policy delay 300ms$/queue 16 policy delay 200ms/' "$TMPD/srv6d.conf"
+	R=$(ctl queue release 11 all)
+	wait $SPID
+	check "reload while held, then release: delivered unchanged ($R)" \
+		[ "$(rxs "$NS_DST" "$TMPD/reload")" = "$(rxs "$NS_DST" "$TMPD/base")" ]
+else
+	fail "reload: packet not held"; wait $SPID
+fi
 p0=$(sidpkts $SID:1)
 if hold_one "$TMPD/term"; then
 	check "SIGTERM while held: srv6d exits 0" srv6d_stop TERM
