@@ -14,6 +14,7 @@
 #include "../../src/conf/route.c"
 #include "../../src/conf/file.c"
 #include "../../src/conf/rttables.c"
+#include "../../src/conf/pqueue.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
