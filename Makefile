@@ -43,6 +43,8 @@ PKGS_NFQ  := libnetfilter_queue libmnl
 PKGS_NL   := libnl-3.0 libnl-route-3.0
 PKGS_URCU := liburcu-qsbr liburcu
 PKGS_TEST := cmocka
+# SRH HMAC digests (src/core/hmac.c)
+PKGS_CRYPTO := libcrypto
 
 # -Werror is for the developer build only: a packager's newer compiler must
 # not fail the build on a new warning.
@@ -88,6 +90,8 @@ D_CFLAGS    := $(call pc_cflags,$(PKGS_NFQ) $(PKGS_NL) $(PKGS_URCU))
 D_LIBS      := $(call pc_libs,$(PKGS_NFQ) $(PKGS_NL) $(PKGS_URCU))
 TEST_CFLAGS := $(call pc_cflags,$(PKGS_TEST))
 TEST_LIBS   := $(call pc_libs,$(PKGS_TEST))
+CRYPTO_CFLAGS := $(call pc_cflags,$(PKGS_CRYPTO))
+CRYPTO_LIBS   := $(call pc_libs,$(PKGS_CRYPTO))
 
 # Unit tests: tests/unit/test_<name>.c -> $(BUILD)/tests/test_<name>, linked
 # with every library (unused archive members are not pulled in).
@@ -113,12 +117,12 @@ all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENC
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/conf/%.o: src/conf/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/cache/%.o: src/cache/%.c
 	@mkdir -p $(@D)
@@ -128,7 +132,7 @@ $(BUILD)/src/cache/%.o: src/cache/%.c
 $(BUILD)/src/daemon/%.o: src/daemon/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/ctl/%.o: src/ctl/%.c
 	@mkdir -p $(@D)
@@ -166,12 +170,12 @@ $(BUILD)/src/daemon/main.o: override CFLAGS += -include $(BUILD)/version.h
 
 $(BUILD)/srv6d: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
 # srv6ctl: its own objects, the protocol (libsrv6d's ctl.o), the grammar.
 $(BUILD)/srv6ctl: $(CTL_OBJS) $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
 $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
@@ -180,17 +184,17 @@ $(BUILD)/tests/%.o: tests/unit/%.c
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(D_LIBS) $(URCU_LIBS)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(TEST_LIBS) $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
 $(BUILD)/bench/%: bench/%.c $(ALL_LIBS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
 $(BUILD)/tests/net/%: tests/net/tools/%.c $(ALL_LIBS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
 # ---- fuzzing (clang libFuzzer, always with ASan+UBSan) ----
 # A target that needs daemon code #includes the .c file (as wireguard-tools does).
@@ -208,7 +212,7 @@ FUZZ_NFQ_LIBS   := $(call pc_libs,$(PKGS_NFQ))
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c src/conf/*.[ch] include/srv6d/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_NFQ_CFLAGS) -o $@ $< $(CORE_SRCS) $(FUZZ_NFQ_LIBS)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_NFQ_CFLAGS) -o $@ $< $(CORE_SRCS) $(FUZZ_NFQ_LIBS) $(CRYPTO_LIBS)
 
 fuzz-run: fuzz
 	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz $(FUZZ_SECONDS)

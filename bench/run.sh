@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/run.sh - `make bench`: every benchmark, in one run on this machine.
-#   1. cache_bench: the route cache ablation (rcu / refcount / rwlock)
+#   1. cache_bench: the route cache ablation (rcu / refcount / rwlock),
+#      then hmac_bench: the per-packet cost of the SRH HMAC check
 #   2. run_datapath.sh: End throughput, kernel seg6local vs the NFQUEUE floor
 #      vs srv6d (root only: network namespaces)
 # Environment: BUILD (object dir), CACHE_ARGS (extra cache_bench options),
@@ -15,6 +16,8 @@ echo "== route cache ablation"
 # shellcheck disable=SC2086
 "$BUILD/bench/cache_bench" ${CACHE_ARGS:-}
 rc=$?
+echo "== SRH HMAC check, ns per packet"
+"$BUILD/bench/hmac_bench" || rc=1
 if [ "$(id -u)" -eq 0 ]; then
 	echo "== datapath: End throughput at <= 0.5% loss"
 	BUILD="$BUILD" bench/run_datapath.sh || rc=1

@@ -25,7 +25,7 @@ fi
 
 export STRICT=1
 # the namespace tests whose srv6d conf takes lib.sh's conf_extra
-INJECT_NET="test_oracle.sh test_rfc_errors.sh test_verdicts.sh test_seg6_vectors.sh test_nfq_csum.sh"
+INJECT_NET="test_oracle.sh test_rfc_errors.sh test_verdicts.sh test_seg6_vectors.sh test_nfq_csum.sh test_hmac.sh"
 export SRV6D_EXTRA_CONF="${SRV6D_EXTRA_CONF:-}"
 rc=0 summary= tp=0 tf=0 ts=0
 out=$(mktemp); trap 'rm -f "$out"' EXIT

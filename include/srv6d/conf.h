@@ -79,7 +79,9 @@
  * srh segs) that are ::, ::1 or multicast: "segment "ff02::2" is multicast".
  * Two sid lines (or two route lines) for the same prefix and length are an
  * error, however the address is spelled.  Numbers are decimal (no sign,
- * leading zero or hex).  `hmac N` is rejected (HMAC not supported).
+ * leading zero or hex).  SRH HMAC: `hmac key ...`, `hmac MODE [dev IF]`
+ * lines, `hmac KEYID` on route lines and after `srh segs LIST` on End.B6*
+ * lines (include/srv6d/hmac_conf.h).
  *
  * Errors: the first bad line stops the parse with exactly one line of text,
  * "FILE:LINE: message naming the bad token", e.g.
@@ -102,6 +104,8 @@
 #include "nhctx.h"
 #include "seg6.h"
 #include "steer.h"
+
+struct srv6_hmac_set;
 
 #ifndef SYSCONFDIR
 #define SYSCONFDIR                  "/etc"     /* the Makefile passes its SYSCONFDIR */
@@ -215,6 +219,7 @@ struct srv6_conf {
 	size_t nroutes;
 	struct srv6_conf_pqueue pqueues[SRV6_CONF_MAX_PQUEUES];  /* file order */
 	unsigned int npqueues;
+	struct srv6_hmac_set *hmac;    /* `hmac` lines (hmac_conf.h); NULL: none */
 	unsigned int nwarnings;        /* lines with an ignored word */
 	char warning[SRV6_CONF_ERRLEN];  /* the first: "FILE:LINE: message" */
 };

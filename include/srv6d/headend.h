@@ -18,6 +18,8 @@
 #include "seg6.h"
 #include "srh.h"
 
+struct srv6_hmac_key;
+
 /* Values match iproute2's/the kernel's SEG6_IPTUN_MODE_* where they exist. */
 enum srv6_encap_mode {
 	SRV6_MODE_INLINE = 0,      /* "inline": H.Insert */
@@ -44,6 +46,10 @@ struct srv6_policy {
 	int flowlabel_mode;                   /* net.ipv6.seg6_flowlabel: > 0 hash,
 						 0 copy, < 0 zero (any int) */
 	uint32_t mark;                        /* next-hop context, usually 0 */
+	/* `hmac KEYID` (0: none); the key is filled by the datapath and
+	 * points into the configuration's struct srv6_hmac_set: */
+	uint32_t hmac_keyid;
+	const struct srv6_hmac_key *hmac_key;
 	bool pending;                         /* no outer source yet (interface or
 						 route toward the first segment
 						 missing): packets are dropped as
@@ -88,6 +94,19 @@ int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
 		    const struct in6_addr *src, int flowlabel_mode);
 
 /**
+ * srv6_encap_push_hmac - srv6_encap_push() with an HMAC TLV signed with
+ * @hmac (NULL: none) as iproute2 lays it out and seg6_push_hmac() fills it
+ * (H flag set, TLV last, outer source @src).  A reduced single SID keeps its
+ * SRH (the kernel's seg6_do_srh_encap_red()).  When signing fails @pkt is
+ * left as it came: -EMSGSIZE (more than SRV6_HMAC_MAX_ENTRIES entries, the
+ * kernel's limit) or -EINVAL.
+ */
+int srv6_encap_push_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
+			 unsigned int nsegs, bool reduced, uint8_t proto,
+			 const struct in6_addr *src, int flowlabel_mode,
+			 const struct srv6_hmac_key *hmac);
+
+/**
  * srv6_srh_insert - the kernel's seg6_do_srh_inline(): insert an SRH for
  * @segs plus a slot right after the IPv6 header of @pkt; the slot
  * (segments[0]) receives the current destination, the destination becomes
@@ -95,6 +114,12 @@ int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
  */
 int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
 		    unsigned int nsegs);
+
+/** srv6_srh_insert_hmac - srv6_srh_insert() signed with @hmac (NULL: none),
+ * over the packet's own source once the slot is filled; signing errors as
+ * srv6_encap_push_hmac(), @pkt left as it came. */
+int srv6_srh_insert_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
+			 unsigned int nsegs, const struct srv6_hmac_key *hmac);
 
 /**
  * srv6_flowlabel_hash - the flow label srv6d uses for seg6_flowlabel = 1: a

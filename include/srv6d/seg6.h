@@ -22,6 +22,9 @@
 #include "pkt.h"
 #include "srh.h"
 
+struct srv6_hmac_set;
+struct srv6_hmac_key;
+
 /* Behaviors.  Values match the kernel's SEG6_LOCAL_ACTION_* where it has one. */
 enum srv6_action {
 	SRV6_ACT_UNSPEC = 0,
@@ -91,6 +94,11 @@ struct srv6_sid_cfg {
 	struct in6_addr encap_src;    /* outer source for End.B6.Encaps* */
 	int flowlabel_mode;           /* net.ipv6.seg6_flowlabel: > 0 hash, 0 copy, < 0 zero */
 	uint32_t mark;                /* fwmark selecting the next-hop context */
+	/* SRH HMAC (include/srv6d/hmac.h): */
+	uint32_t hmac_keyid;          /* End.B6*: `srh segs ... hmac KEYID` (0: none) */
+	const struct srv6_hmac_set *hmac;     /* datapath-filled: the configuration's
+						 keys and modes (NULL: verify, no key) */
+	const struct srv6_hmac_key *hmac_key; /* datapath-filled: End.B6* signing key */
 	bool pending;                 /* a dependency is missing (interface, next-hop
 					 route, VRF, outer source): every packet is
 					 dropped as SRV6_DROP_PENDING */
@@ -125,6 +133,7 @@ enum srv6_drop {
 	 * the SID whose reply was not sent: */
 	SRV6_DROP_ICMP_LIMITED,  /* the ICMPv6 rate limit suppressed it */
 	SRV6_DROP_ECHO_IGNORED,  /* net.ipv6.icmp.echo_ignore_all */
+	SRV6_DROP_HMAC,          /* SRH HMAC missing (require) or not verified */
 	SRV6_DROP_MAX,
 };
 
@@ -159,7 +168,7 @@ struct srv6_action_desc {
 				      (End.DT*: table or vrftable) */
 	uint32_t flavors_allowed;  /* SRV6_F_FLV() bits */
 	bool kernel;               /* the Linux kernel implements it */
-	int (*input)(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
+	int (*input)(const struct srv6_sid_cfg *cfg, int hmac_mode, struct srv6_pkt *pkt,
 		     struct srv6_result *res);
 };
 
@@ -202,5 +211,18 @@ int srv6_sid_cfg_check(const struct srv6_sid_cfg *cfg, const char **why);
  */
 int srv6_sid_process(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
 		     struct srv6_result *res);
+
+/**
+ * srv6_sid_process_in - srv6_sid_process() for a packet received on
+ * interface @indev (ifindex; 0 unknown): the SRH HMAC is checked under the
+ * mode cfg->hmac gives that interface (srv6_hmac_mode_for()), at the point
+ * the kernel's seg6local checks it (End, End.X, End.T, End.B6*: any SRH, SL
+ * 0 or not; decapsulating behaviors: an SRH with SL 0).  A failure is
+ * SRV6_DROP_HMAC: an ICMPv6 Parameter Problem code 0 pointing at the HMAC
+ * TLV (RFC 8754 §2.1.2.1), or a plain drop when a required TLV is absent.
+ * srv6_sid_process() is this with @indev 0.  Pure.
+ */
+int srv6_sid_process_in(const struct srv6_sid_cfg *cfg, int indev, struct srv6_pkt *pkt,
+			struct srv6_result *res);
 
 #endif

@@ -54,6 +54,7 @@
 
 #include "cache.h"
 #include "inject.h"
+#include "log.h"
 #include "nfq.h"
 
 #define SRV6_CHAIN_MAX 8   /* behaviors one packet may run in a row */
@@ -103,6 +104,7 @@ struct srv6_worker {
 				    its own (see srv6_worker_failed) */
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
+	struct srv6_ratelimit hmac_rl;   /* "SRH HMAC check failed" lines */
 };
 
 /**

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "conf_int.h"
+#include "srv6d/hmac_conf.h"   /* hmac hook */
 #include "srv6d/log.h"
 
 #define CPU_MAX (CPU_SETSIZE - 1)
@@ -539,6 +540,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_route(x, argc, argv);
 	if (!strcmp(argv[0], "queue") && argc > 2 && !strcmp(argv[2], "policy"))
 		return l_pqueue(x, argc, argv);
+	if (!strcmp(argv[0], "hmac"))                 /* hmac hook */
+		return srv6_hmac_conf_line(&x->c->hmac, argc, argv, x->line, x->e.buf, x->e.len);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
 		const struct global_kw *g = &global_kws[i];
 		unsigned int *has = (unsigned int *)((char *)x + g->has_off);
@@ -619,6 +622,9 @@ static int conf_finish(struct conf_ctx *x)
 			return -EINVAL;
 		}
 	}
+	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
+		return -EINVAL;
+
 	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
 		x->line = x->has_cpu;
 		conf_seterr(&x->e, "cpu-affinity lists %d CPU%s for %u queue%s (one per queue)",
@@ -649,6 +655,7 @@ void srv6_conf_free(struct srv6_conf *c)
 {
 	free(c->sids);
 	free(c->routes);
+	srv6_hmac_set_free(c->hmac);                  /* hmac hook */
 	srv6_conf_init(c);
 }
 

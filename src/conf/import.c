@@ -10,8 +10,11 @@
  * dev, the route's own words after; End.T's "table N" is therefore told
  * from the route's "table N" by its place.  The show form of a segment
  * list, "segs 2 [ A B ]", becomes "segs A,B" (and "srh segs A,B" in a
- * seg6local encap).
+ * seg6local encap).  ip prints an HMAC key id in hex without "0x"
+ * ("hmac %X": key 26 shows as "hmac 1A"); srv6d.conf, like `ip route add`,
+ * reads decimal, so the id is rewritten.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +34,29 @@ static const char *const route_flags[] = {
 	"rt_trap", "rt_offload_failed", "cache",
 };
 
+/* @s, ip's show form of a key id (hex, "0x" allowed), as decimal in @out;
+ * false when @s is not one (the grammar then names the bad word). */
+static bool hex_keyid(const char *s, char *out, size_t outlen)
+{
+	unsigned int v = 0;      /* at most 8 hex digits: 32 bits */
+	size_t i = 0, nd = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		i = 2;
+	for (; s[i]; i++, nd++) {
+		int d = isdigit((unsigned char)s[i]) ? s[i] - '0' :
+			isxdigit((unsigned char)s[i]) ? tolower((unsigned char)s[i]) - 'a' + 10 : -1;
+
+		if (d < 0 || nd >= 8)
+			return false;
+		v = v * 16 + (unsigned int)d;
+	}
+	if (!nd || !v)
+		return false;
+	snprintf(out, outlen, "%u", v);
+	return true;
+}
+
 static bool in_list(const char *w, const char *const *l, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -42,7 +68,7 @@ static bool in_list(const char *w, const char *const *l, size_t n)
 int srv6_import_line(const char *line, int family, char *out, size_t outlen, char *warn,
 		     size_t warnlen)
 {
-	char buf[2048], segbuf[SRV6_MAX_SEGS * (INET6_ADDRSTRLEN + 1) + 1];
+	char buf[2048], segbuf[SRV6_MAX_SEGS * (INET6_ADDRSTRLEN + 1) + 1], keybuf[16];
 	char *w[CONF_MAX_WORDS], *argv[CONF_MAX_WORDS + 2], *defpfx = NULL;
 	struct errbuf e = { buf, 0 }, we = { warn, warnlen };
 	char errmsg[SRV6_CONF_ERRLEN];
@@ -92,9 +118,20 @@ int srv6_import_line(const char *line, int family, char *out, size_t outlen, cha
 			break;
 		if (!strcmp(w[i], "segs") && i + 2 < n && !strcmp(w[i + 2], "[")) {
 			size_t o = 0;
-			int k;
+			int k, end;
+			bool insert = false;
 
-			for (k = i + 3; k < n && strcmp(w[k], "]"); k++) {
+			/* An SRH the kernel inserts (mode inline, End.B6) holds
+			 * a placeholder for the original destination, shown as
+			 * a last "::": not a segment of the conf's list. */
+			for (int j = 0; j < argc; j++)
+				if (!strcmp(argv[j], "inline") || !strcmp(argv[j], "End.B6"))
+					insert = true;
+			for (end = i + 3; end < n && strcmp(w[end], "]"); end++)
+				;
+			if (insert && end < n && end - 1 > i + 3 && !strcmp(w[end - 1], "::"))
+				end--;
+			for (k = i + 3; k < end; k++) {
 				if (o + strlen(w[k]) + 2 > sizeof(segbuf)) {
 					conf_seterr(&we, "segment list too long");
 					return -EINVAL;
@@ -105,6 +142,8 @@ int srv6_import_line(const char *line, int family, char *out, size_t outlen, cha
 				conf_seterr(&we, "segment list without \"]\"");
 				return -EINVAL;
 			}
+			while (strcmp(w[k], "]"))
+				k++;
 			if (local && !(argc > 1 && !strcmp(argv[argc - 1], "srh")))
 				argv[argc++] = "srh";
 			argv[argc++] = "segs";
@@ -115,6 +154,11 @@ int srv6_import_line(const char *line, int family, char *out, size_t outlen, cha
 		if (argc >= CONF_MAX_WORDS) {
 			conf_seterr(&we, "too many words");
 			return -EINVAL;
+		}
+		if (!strcmp(w[i], "hmac") && i + 1 < n && hex_keyid(w[i + 1], keybuf, sizeof(keybuf))) {
+			argv[argc++] = w[i++];
+			argv[argc++] = keybuf;
+			continue;
 		}
 		argv[argc++] = w[i];
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "conf_int.h"
+#include "srv6d/hmac_conf.h"   /* hmac hook */
 
 /* ---------------------------------------------------------------------- */
 /* policies                                                               */
@@ -19,7 +20,7 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 {
 	struct errbuf e = { err, errlen };
 	bool seen_encap = false, seen_mode = false, seen_segs = false;
-	bool seen_dev = false, seen_count = false;
+	bool seen_dev = false, seen_count = false, seen_hmac = false;
 	char warn[SRV6_CONF_ERRLEN] = "";
 	struct errbuf w_e = { warn, sizeof(warn) };
 	unsigned int seen_rl = 0;
@@ -55,10 +56,9 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 			seen = &seen_dev;
 		else if (!strcmp(w, "count"))
 			seen = &seen_count;
-		else if (!strcmp(w, "hmac")) {
-			conf_seterr(&e, "hmac not supported");
-			return -EINVAL;
-		} else if (!strcmp(w, "table")) {
+		else if (!strcmp(w, "hmac"))          /* hmac hook */
+			seen = &seen_hmac;
+		else if (!strcmp(w, "table")) {
 			conf_seterr(&e, "route-level \"table\" is not supported (srv6d's policies "
 				    "are not per routing table)");
 			return -EINVAL;
@@ -105,6 +105,9 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 				return -EINVAL;
 			}
 			snprintf(r->pol.dev_name, sizeof(r->pol.dev_name), "%s", argv[i + 1]);
+		} else if (seen == &seen_hmac) {      /* hmac hook */
+			if (srv6_hmac_parse_keyid(argv[i + 1], &r->pol.hmac_keyid, e.buf, e.len))
+				return -EINVAL;
 		}
 		i += 2;
 	}
@@ -143,7 +146,7 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 
 bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b)
 {
-	return a->mode == b->mode && a->nsegs == b->nsegs &&
+	return a->mode == b->mode && a->nsegs == b->nsegs && a->hmac_keyid == b->hmac_keyid &&
 	       !memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0])) &&
 	       !strncmp(a->dev_name, b->dev_name, sizeof(a->dev_name));
 }
@@ -165,6 +168,8 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
 	conf_sb_segs(&s, r->pol.segs, r->pol.nsegs);
 	if (r->pol.dev_name[0])
 		conf_sb_printf(&s, " dev %.*s", (int)sizeof(r->pol.dev_name), r->pol.dev_name);
+	if (r->pol.hmac_keyid)                    /* hmac hook */
+		conf_sb_printf(&s, " hmac %u", r->pol.hmac_keyid);
 	return conf_sb_done(&s);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "conf_int.h"
+#include "srv6d/hmac_conf.h"   /* hmac hook */
 
 /* ---------------------------------------------------------------------- */
 /* SID attributes: one row per keyword                                     */
@@ -57,9 +58,13 @@ static int parse_srh(struct srv6_sid_cfg *cfg, int argc, char **argv, struct err
 		return -EINVAL;
 	if (conf_parse_seglist(argv[2], cfg->segs, &cfg->nsegs, e))
 		return -EINVAL;
+	/* hmac hook: "srh segs LIST hmac KEYID" (iproute2's order) */
 	if (argc > 3 && !strcmp(argv[3], "hmac")) {
-		conf_seterr(e, "hmac not supported");
-		return -EINVAL;
+		if (conf_need_arg(argc - 3, argv + 3, e))
+			return -EINVAL;
+		if (srv6_hmac_parse_keyid(argv[4], &cfg->hmac_keyid, e->buf, e->len))
+			return -EINVAL;
+		return 5;
 	}
 	return 3;
 }
@@ -68,11 +73,13 @@ static void put_srh(struct sbuf *s, const struct srv6_sid_cfg *cfg)
 {
 	conf_sb_printf(s, " srh segs ");
 	conf_sb_segs(s, cfg->segs, cfg->nsegs);
+	if (cfg->hmac_keyid)                      /* hmac hook */
+		conf_sb_printf(s, " hmac %u", cfg->hmac_keyid);
 }
 
 static int cmp_srh(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
 {
-	return a->nsegs != b->nsegs ||
+	return a->nsegs != b->nsegs || a->hmac_keyid != b->hmac_keyid ||
 	       memcmp(a->segs, b->segs, a->nsegs * sizeof(a->segs[0]));
 }
 
@@ -473,7 +480,7 @@ int srv6_sid_parse_words(int argc, char **argv, struct in6_addr *prefix, uint8_t
 			seen_count = true;
 			i++;
 		} else if (!strcmp(w, "hmac")) {
-			conf_seterr(&e, "hmac not supported");
+			conf_seterr(&e, "\"hmac\" goes after \"srh segs LIST\"");
 			return -EINVAL;
 		} else if ((k = sid_kw_find(w)) >= 0) {
 			if (seen & (1u << k)) {

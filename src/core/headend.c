@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "srv6d/headend.h"
+#include "srv6d/hmac.h"
 #include "srv6d/srh.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -29,7 +30,7 @@
 /* ip6_dst_hoplimit() of a route without RTAX_HOPLIMIT: the default
  * net.ipv6.conf.*.hop_limit. */
 #define DEFAULT_HOPLIMIT 64
-#define SRH_MAX_BYTES  (SRV6_SRH_FIXED + 16 * (SRV6_MAX_SEGS + 1))
+#define SRH_MAX_BYTES  (SRV6_SRH_FIXED + 16 * (SRV6_MAX_SEGS + 1) + SRV6_HMAC_TLV_LEN)
 #define IP6_PLEN_MAX   65535u
 
 static const char *const mode_names[SRV6_MODE_MAX] = {
@@ -176,19 +177,37 @@ int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
 		    unsigned int nsegs, bool reduced, uint8_t proto,
 		    const struct in6_addr *src, int flowlabel_mode)
 {
+	return srv6_encap_push_hmac(pkt, segs, nsegs, reduced, proto, src,
+				    flowlabel_mode, NULL);
+}
+
+int srv6_encap_push_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
+			 unsigned int nsegs, bool reduced, uint8_t proto,
+			 const struct in6_addr *src, int flowlabel_mode,
+			 const struct srv6_hmac_key *hmac)
+{
 	uint8_t srh[SRH_MAX_BYTES], *hdr;
 	const uint8_t *in6;
 	uint32_t tc = 0, fl = 0;
 	uint8_t hlim = DEFAULT_HOPLIMIT;
 	size_t tot;
-	int srhlen;
+	int srhlen, err;
 
 	if (!inner_len_ok(pkt, proto))
 		return -EINVAL;
+	/* seg6_do_srh_encap_red() keeps the whole SRH of a single SID that
+	 * carries an HMAC (SL = LE = 0) */
+	if (hmac && reduced && nsegs == 1)
+		reduced = false;
 	srhlen = srv6_srh_build(srh, sizeof(srh), segs, nsegs, reduced, false,
 				proto);
 	if (srhlen < 0)
 		return srhlen == -ENOSPC ? -ENOSPC : -EINVAL;
+	if (hmac) {
+		srhlen = srv6_hmac_tlv_append(srh, (size_t)srhlen, sizeof(srh), hmac->id);
+		if (srhlen < 0)
+			return -EINVAL;
+	}
 	tot = SRV6_IPV6_HLEN + (size_t)srhlen;
 	if (srv6_pkt_headroom(pkt) < tot)
 		return -ENOSPC;
@@ -222,20 +241,36 @@ int srv6_encap_push(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	/* the first segment always travels in the outer DA */
 	memcpy(hdr + 24, &segs[0], 16);
 	memcpy(hdr + SRV6_IPV6_HLEN, srh, (size_t)srhlen);
+	/* seg6_push_hmac() with the outer source, as the last step */
+	if (hmac && (err = srv6_hmac_sign(hmac, hdr + SRV6_IPV6_HLEN, hdr + 8)) != 0) {
+		pkt->data += tot;          /* the packet itself was not touched */
+		pkt->len -= tot;
+		return err == -EMSGSIZE ? -EMSGSIZE : -EINVAL;
+	}
 	return 0;
 }
 
 int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
 		    unsigned int nsegs)
 {
-	uint8_t *hdr, *srh;
-	int srhlen;
+	return srv6_srh_insert_hmac(pkt, segs, nsegs, NULL);
+}
+
+int srv6_srh_insert_hmac(struct srv6_pkt *pkt, const struct in6_addr *segs,
+			 unsigned int nsegs, const struct srv6_hmac_key *hmac)
+{
+	uint8_t *hdr, *srh, plen[2];
+	int srhlen, seglen, err;
 
 	if (pkt->len < SRV6_IPV6_HLEN)
 		return -EINVAL;
 	if (!segs || nsegs == 0 || nsegs > SRV6_MAX_SEGS)
 		return -EINVAL;
-	srhlen = SRV6_SRH_FIXED + 16 * ((int)nsegs + 1);
+	if (hmac && nsegs + 1 > SRV6_HMAC_MAX_ENTRIES)
+		return -EMSGSIZE;          /* seg6_hmac_compute()'s limit */
+	memcpy(plen, pkt->data + 4, 2);
+	seglen = SRV6_SRH_FIXED + 16 * ((int)nsegs + 1);
+	srhlen = seglen + (hmac ? SRV6_HMAC_TLV_LEN : 0);
 	if (srv6_pkt_headroom(pkt) < (size_t)srhlen)
 		return -ENOSPC;
 	if (pkt->len - SRV6_IPV6_HLEN + (size_t)srhlen > IP6_PLEN_MAX)
@@ -247,7 +282,9 @@ int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	hdr = pkt->data;
 	srh = hdr + SRV6_IPV6_HLEN;
 	if (srv6_srh_build(srh, (size_t)srhlen, segs, nsegs, false, true,
-			   hdr[6]) != srhlen) {
+			   hdr[6]) != seglen ||
+	    (hmac && srv6_hmac_tlv_append(srh, (size_t)seglen, (size_t)srhlen,
+					  hmac->id) != srhlen)) {
 		/* cannot happen with the checks above; restore anyway */
 		pkt->data += srhlen;
 		pkt->len -= (size_t)srhlen;
@@ -259,6 +296,17 @@ int srv6_srh_insert(struct srv6_pkt *pkt, const struct in6_addr *segs,
 	memcpy(hdr + 24, &segs[0], 16);                  /* DA = first SID */
 	hdr[4] = (uint8_t)((pkt->len - SRV6_IPV6_HLEN) >> 8);
 	hdr[5] = (uint8_t)(pkt->len - SRV6_IPV6_HLEN);
+	/* seg6_do_srh_inline(): signed last, with the packet's own source */
+	if (hmac && (err = srv6_hmac_sign(hmac, srh, hdr + 8)) != 0) {
+		/* put the packet back as it came */
+		memcpy(hdr + 24, srh + SRV6_SRH_FIXED, 16);
+		hdr[6] = srh[0];
+		memcpy(hdr + 4, plen, 2);
+		pkt->data += srhlen;
+		pkt->len -= (size_t)srhlen;
+		memmove(pkt->data, hdr, SRV6_IPV6_HLEN);
+		return err == -EMSGSIZE ? -EMSGSIZE : -EINVAL;
+	}
 	return 0;
 }
 
@@ -302,13 +350,13 @@ int srv6_headend_apply(const struct srv6_policy *pol, uint8_t inner_proto,
 	}
 
 	if (pol->mode == SRV6_MODE_INLINE)
-		err = srv6_srh_insert(pkt, pol->segs, pol->nsegs);
+		err = srv6_srh_insert_hmac(pkt, pol->segs, pol->nsegs, pol->hmac_key);
 	else
-		err = srv6_encap_push(pkt, pol->segs, pol->nsegs,
-				      pol->mode == SRV6_MODE_ENCAP_RED ||
-				      pol->mode == SRV6_MODE_L2ENCAP_RED,
-				      inner_proto, &pol->encap_src,
-				      pol->flowlabel_mode);
+		err = srv6_encap_push_hmac(pkt, pol->segs, pol->nsegs,
+					   pol->mode == SRV6_MODE_ENCAP_RED ||
+					   pol->mode == SRV6_MODE_L2ENCAP_RED,
+					   inner_proto, &pol->encap_src,
+					   pol->flowlabel_mode, pol->hmac_key);
 	if (err) {
 		res->reason = err == -EINVAL ? SRV6_DROP_MALFORMED :
 					       SRV6_DROP_NO_ROOM;

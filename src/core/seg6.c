@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "srv6d/headend.h"
+#include "srv6d/hmac.h"
 #include "srv6d/seg6.h"
 #include "srv6d/srh.h"
 
@@ -71,6 +72,7 @@ struct ep {
 	struct srv6_pkt *pkt;
 	struct srv6_result *res;
 	struct srv6_ip6_info info;
+	int hmac_mode;             /* enum srv6_hmac_mode for the input interface */
 };
 
 static int drop(struct srv6_result *res, enum srv6_drop why)
@@ -174,6 +176,25 @@ static bool parse(struct ep *ep, bool endpoint)
 		drop(ep->res, SRV6_DROP_MALFORMED);
 		return false;
 	}
+}
+
+/*
+ * seg6_hmac_validate_skb() on the parsed SRH (the TLV found the RFC's way).
+ * Returns false with @res final (SRV6_DROP_HMAC) when it fails.
+ */
+static bool hmac_ok(struct ep *ep)
+{
+	size_t off;
+
+	if (srv6_hmac_check(ep->cfg->hmac, ep->hmac_mode, srh_at(ep->pkt, &ep->info),
+			    ep->pkt->data + 8, &off) == SRV6_HMAC_PASS)
+		return true;
+	if (off)   /* RFC 8754 §2.1.2.1: Parameter Problem at the HMAC TLV */
+		icmp(ep->res, ICMP6_PARAM_PROB, PARAM_PROB_HEADER,
+		     ep->info.srh_off + off, SRV6_DROP_HMAC);
+	else
+		drop(ep->res, SRV6_DROP_HMAC);
+	return false;
 }
 
 static bool has_flavor(const struct ep *ep, enum srv6_flavor f)
@@ -320,6 +341,9 @@ static bool end_prologue(struct ep *ep, bool csid)
 		return false;
 	if (!parse(ep, true))
 		return false;
+	/* get_and_validate_srh(): HMAC before anything else looks at the SRH */
+	if (ep->info.has_srh && !hmac_ok(ep))
+		return false;
 	if (!ep->info.has_srh || sl_of(ep) == 0) {
 		upper_layer(ep);
 		return false;
@@ -366,10 +390,12 @@ static int end_finish(struct ep *ep)
 
 /* End (§4.1), End.X (§4.2), End.T (§4.3): they differ only in the
  * next-hop context, which forward() takes from the attributes. */
-static int input_end(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
+static int input_end(const struct srv6_sid_cfg *cfg, int hmac_mode,
+		     struct srv6_pkt *pkt,
 		     struct srv6_result *res)
 {
-	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res };
+	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res,
+			 .hmac_mode = hmac_mode };
 
 	if (!end_prologue(&ep, true))
 		return 0;
@@ -389,15 +415,17 @@ static int rewrite_failed(struct srv6_result *res, int err)
  * received, without advancing its SRH; the new SRH's slot receives the
  * current destination (this SID).
  */
-static int input_end_b6(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
+static int input_end_b6(const struct srv6_sid_cfg *cfg, int hmac_mode,
+			struct srv6_pkt *pkt,
 			struct srv6_result *res)
 {
-	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res };
+	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res,
+			 .hmac_mode = hmac_mode };
 	int err;
 
 	if (!end_prologue(&ep, false))
 		return 0;
-	err = srv6_srh_insert(pkt, cfg->segs, cfg->nsegs);
+	err = srv6_srh_insert_hmac(pkt, cfg->segs, cfg->nsegs, cfg->hmac_key);
 	if (err)
 		return rewrite_failed(res, err);
 	return forward(&ep, SRV6_V_FORWARD6);
@@ -415,8 +443,9 @@ static int b6_encap(struct ep *ep, bool reduced)
 	srh = srh_at(ep->pkt, &ep->info);
 	memcpy(da, ep->pkt->data + IP6_OFF_DST, 16);
 	advance(ep);
-	err = srv6_encap_push(ep->pkt, cfg->segs, cfg->nsegs, reduced,
-			      NH_IPV6, &cfg->encap_src, cfg->flowlabel_mode);
+	err = srv6_encap_push_hmac(ep->pkt, cfg->segs, cfg->nsegs, reduced,
+				   NH_IPV6, &cfg->encap_src, cfg->flowlabel_mode,
+				   cfg->hmac_key);
 	if (err) {
 		/* the push left the packet alone: undo the advance */
 		srh[SRH_OFF_SL]++;
@@ -426,19 +455,21 @@ static int b6_encap(struct ep *ep, bool reduced)
 	return forward(ep, SRV6_V_FORWARD6);
 }
 
-static int input_end_b6_encap(const struct srv6_sid_cfg *cfg,
+static int input_end_b6_encap(const struct srv6_sid_cfg *cfg, int hmac_mode,
 			      struct srv6_pkt *pkt, struct srv6_result *res)
 {
-	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res };
+	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res,
+			 .hmac_mode = hmac_mode };
 
 	return b6_encap(&ep, false);
 }
 
-static int input_end_b6_encap_red(const struct srv6_sid_cfg *cfg,
+static int input_end_b6_encap_red(const struct srv6_sid_cfg *cfg, int hmac_mode,
 				  struct srv6_pkt *pkt,
 				  struct srv6_result *res)
 {
-	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res };
+	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res,
+			 .hmac_mode = hmac_mode };
 
 	return b6_encap(&ep, true);
 }
@@ -463,6 +494,9 @@ static uint8_t decap_prologue(struct ep *ep, bool v6, bool v4, bool l2)
 		     ep->info.srh_off + SRH_OFF_SL, SRV6_DROP_SL_NONZERO);
 		return 0;
 	}
+	/* decap_and_validate(): an SRH with SL 0 is checked */
+	if (ep->info.has_srh && !hmac_ok(ep))
+		return 0;
 	up = ep->info.upper_proto;
 	if ((v6 && up == NH_IPV6) || (v4 && up == NH_IPIP) ||
 	    (l2 && up == NH_ETHERNET)) {
@@ -485,10 +519,12 @@ static int decap_forward(struct ep *ep, uint8_t up)
 }
 
 #define DECAP_HANDLER(fn, v6, v4, l2)					\
-static int fn(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,	\
+static int fn(const struct srv6_sid_cfg *cfg, int hmac_mode,		\
+	      struct srv6_pkt *pkt,					\
 	      struct srv6_result *res)					\
 {									\
-	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res };		\
+	struct ep ep = { .cfg = cfg, .pkt = pkt, .res = res,		\
+			 .hmac_mode = hmac_mode };			\
 	uint8_t up = decap_prologue(&ep, v6, v4, l2);			\
 									\
 	return up ? decap_forward(&ep, up) : 0;				\
@@ -643,6 +679,7 @@ static const char *const drop_names[SRV6_DROP_MAX] = {
 	[SRV6_DROP_PENDING] = "pending",
 	[SRV6_DROP_ICMP_LIMITED] = "icmp-limited",
 	[SRV6_DROP_ECHO_IGNORED] = "echo-ignored",
+	[SRV6_DROP_HMAC] = "hmac",
 };
 _Static_assert(ARRAY_SIZE(drop_names) == SRV6_DROP_MAX, "drop names");
 
@@ -800,6 +837,12 @@ int srv6_sid_cfg_check(const struct srv6_sid_cfg *cfg, const char **why)
 int srv6_sid_process(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
 		     struct srv6_result *res)
 {
+	return srv6_sid_process_in(cfg, 0, pkt, res);
+}
+
+int srv6_sid_process_in(const struct srv6_sid_cfg *cfg, int indev, struct srv6_pkt *pkt,
+			struct srv6_result *res)
+{
 	const struct srv6_action_desc *d;
 	size_t plen, len;
 
@@ -825,7 +868,7 @@ int srv6_sid_process(const struct srv6_sid_cfg *cfg, struct srv6_pkt *pkt,
 			return drop(res, SRV6_DROP_MALFORMED);
 		pkt->len = plen + SRV6_IPV6_HLEN;
 	}
-	d->input(cfg, pkt, res);
+	d->input(cfg, srv6_hmac_mode_for(cfg->hmac, indev), pkt, res);
 	if (res->verdict == SRV6_V_ICMP || res->verdict == SRV6_V_DROP)
 		pkt->len = len;   /* as received, trailer included */
 	return 0;

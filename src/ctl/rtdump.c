@@ -70,6 +70,14 @@ static void put_srh(FILE *o, const struct ipv6_sr_hdr *srh, size_t len, const ch
 	for (int i = n; i >= 0; i--)
 		fprintf(o, " %s", inet_ntop(AF_INET6, &srh->segments[i], a, sizeof(a)));
 	fprintf(o, " ]");
+	/* iproute2: the HMAC TLV the kernel keeps last (flag 0x08), its key id
+	 * in hex ("hmac %llX"), which srv6_import_line() reads back */
+	if ((srh->flags & 0x08) && len >= (size_t)(srh->hdrlen + 1) * 8 && (srh->hdrlen + 1) * 8 >= 40) {
+		const uint8_t *tlv = (const uint8_t *)srh + (srh->hdrlen + 1) * 8 - 40;
+
+		fprintf(o, " hmac %X", (unsigned int)tlv[4] << 24 | (unsigned int)tlv[5] << 16 |
+			(unsigned int)tlv[6] << 8 | tlv[7]);
+	}
 }
 
 static void put_ifname(FILE *o, const char *kw, const struct rtattr *a)

@@ -32,6 +32,7 @@
 
 #include "srv6d/cache.h"
 #include "srv6d/conf.h"
+#include "srv6d/hmac_conf.h"
 #include "srv6d/ctlsock.h"
 #include "srv6d/egress.h"
 #include "srv6d/errbuf.h"
@@ -349,6 +350,22 @@ static int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pendi
 	struct srv6_saddr_env env;
 	char why[SRV6_NHCTX_WHY];
 	int r;
+
+	/* hmac hook: secrets are read here (start, reload, srv6ctl changes),
+	 * never at parse; before the addresses, which a failure would leak */
+	r = srv6_hmac_conf_load(c->hmac, err, errlen);
+	if (r < 0) {
+		char msg[SRV6_CONF_ERRLEN + 128];
+
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s: %s", d->conf_path, msg);
+		return r;
+	}
+	for (unsigned int i = 0; c->hmac && i < c->hmac->nifs; i++)
+		if (!c->hmac->ifs[i].ifindex)
+			srv6_log(LOG_WARNING, "hmac %s dev %s: no such interface (inactive until a reload finds it)",
+				 srv6_hmac_mode_name(c->hmac->ifs[i].mode), c->hmac->ifs[i].name);
+	srv6_hmac_conf_bind(c);
 
 	r = srv6_saddr_env_read(&env);
 	if (r == -ENOMEM) {
@@ -793,8 +810,12 @@ static int reload(struct daemon *d, char *err, size_t errlen)
 	d->loaded = time(NULL);
 	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes, %zu pending", d->conf_path,
 		 d->conf.nsids, d->conf.nroutes, d->pend.count);
-	srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes, %zu pending",
-			   d->conf.nsids, d->conf.nroutes, d->pend.count);
+	if (d->pend.count)
+		srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes, %zu pending",
+				   d->conf.nsids, d->conf.nroutes, d->pend.count);
+	else
+		srv6_ctlsock_event(d->ctl, "reload", "ok: %zu SIDs, %zu routes",
+				   d->conf.nsids, d->conf.nroutes);
 	return 0;
 }
 
@@ -1132,6 +1153,14 @@ static int check_conf(const struct daemon *d, bool verbose)
 	int errors;
 
 	errors = srv6_preflight(d->conf_path, &d->conf, stderr);
+	{       /* hmac hook: the secret files are part of the check */
+		char herr[SRV6_CONF_ERRLEN + 128];
+
+		if (srv6_hmac_conf_load(d->conf.hmac, herr, sizeof(herr)) < 0) {
+			fprintf(stderr, "%s: %s\n", d->conf_path, herr);
+			errors++;
+		}
+	}
 	if (verbose && srv6_conf_print(&d->conf, stdout) < 0) {
 		fprintf(stderr, "srv6d: printing the configuration: out of memory\n");
 		errors++;
@@ -1225,6 +1254,34 @@ static void collect_pol(const struct srv6_policy_entry *e, void *arg)
 		l->pol[l->n++] = *e;
 }
 
+/* show and stats list entries in address order, as ip route does */
+static int cmp_sid_ent(const void *a, const void *b)
+{
+	const struct srv6_sid_entry *x = a, *y = b;
+	int c = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
+
+	return c ? c : (int)x->plen - (int)y->plen;
+}
+
+static int cmp_pol_ent(const void *a, const void *b)
+{
+	const struct srv6_policy_entry *x = a, *y = b;
+	int c;
+
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
+	c = memcmp(&x->prefix, &y->prefix, x->family == AF_INET6 ? 16 : 4);
+	return c ? c : (int)x->plen - (int)y->plen;
+}
+
+static void ent_list_sort(struct ent_list *l)
+{
+	if (l->sid && l->n > 1)
+		qsort(l->sid, l->n, sizeof(*l->sid), cmp_sid_ent);
+	if (l->pol && l->n > 1)
+		qsort(l->pol, l->n, sizeof(*l->pol), cmp_pol_ent);
+}
+
 /* "ADDR" or "ADDR/LEN" of @family (AF_UNSPEC: either) for show/del filters. */
 static int parse_pfx(const char *s, int *family, void *addr, uint8_t *plen, char *err,
 		     size_t errlen)
@@ -1296,6 +1353,7 @@ static int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	ent_list_sort(&l);
 	if (q->json)
 		fprintf(o, "[");
 	for (size_t i = 0; i < l.n; i++) {
@@ -1360,14 +1418,15 @@ static int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy,
 	return 0;
 }
 
-/* A copy of the running conf (arrays duplicated).  0 or -ENOMEM. */
+/* A copy of the running conf (arrays duplicated; the HMAC lines too, their
+ * secrets to be reread by conf_apply() as on a reload).  0 or -ENOMEM. */
 static int conf_dup(const struct srv6_conf *src, struct srv6_conf *dst, size_t extra_sids,
 		    size_t extra_routes)
 {
 	*dst = *src;
 	dst->sids = malloc((src->nsids + extra_sids + 1) * sizeof(*dst->sids));
 	dst->routes = malloc((src->nroutes + extra_routes + 1) * sizeof(*dst->routes));
-	if (!dst->sids || !dst->routes) {
+	if (!dst->sids || !dst->routes || srv6_hmac_set_dup(src->hmac, &dst->hmac) < 0) {
 		free(dst->sids);
 		free(dst->routes);
 		srv6_conf_init(dst);
@@ -1443,6 +1502,16 @@ static int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, c
 			memmove(&nc.sids[i], &nc.sids[i + 1], (--nc.nsids - i) * sizeof(sd));
 		else
 			nc.sids[i == n ? nc.nsids++ : i] = sd;
+	}
+	/* a `hmac KEYID` names a key of the running conf (file: conf_finish) */
+	if (add) {
+		unsigned int line;
+
+		r = srv6_hmac_conf_finish(&nc, &line, err, errlen);
+		if (r < 0) {
+			srv6_conf_free(&nc);
+			return r;
+		}
 	}
 	r = conf_apply(d, &nc, what, err, errlen);
 	if (r < 0) {
@@ -1739,9 +1808,10 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
 			(long)getpid(), (long long)(now - d->started));
 		srv6_json_str(o, d->conf_path);
-		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"contexts\":%zu,\"queues\":[%u,%u],"
+		fprintf(o, ",\"loaded\":\"%s\",\"sids\":%zu,\"routes\":%zu,\"pending\":%zu,"
+			"\"contexts\":%zu,\"queues\":[%u,%u],"
 			"\"steer\":\"%s\",\"steering_installed\":%s,\"egress\":{\"ipv6\":\"%s\",\"ipv6_why\":",
-			loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh),
+			loaded, d->conf.nsids, d->conf.nroutes, d->pend.count, srv6_nhctx_count(d->nh),
 			d->conf.queue_first, d->conf.queue_last,
 			d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", d->steered ? "true" : "false",
 			d->inject6 ? "inject" : "verdict");
@@ -1760,6 +1830,9 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		(long long)(now - d->started));
 	fprintf(o, "config %s loaded %s: %zu SIDs, %zu routes, %zu next-hop contexts\n",
 		d->conf_path, loaded, d->conf.nsids, d->conf.nroutes, srv6_nhctx_count(d->nh));
+	if (d->pend.count)
+		fprintf(o, "pending %zu (waiting for an interface, link, route or source: "
+			"stats show)\n", d->pend.count);
 	fprintf(o, "queues %u-%u fail-open %s, steer %s (%s)\n", d->conf.queue_first,
 		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
 		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
@@ -2065,8 +2138,12 @@ static int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, 
 		notify_status(d, "READY=1\n");
 		if (r < 0)
 			return r;
-		fprintf(o, "reloaded %s: %zu SIDs, %zu routes\n", d->conf_path, d->conf.nsids,
+		fprintf(o, "reloaded %s: %zu SIDs, %zu routes", d->conf_path, d->conf.nsids,
 			d->conf.nroutes);
+		if (d->pend.count)
+			fprintf(o, ", %zu pending (srv6d completes them when the kernel has "
+				"what they wait for: stats show)", d->pend.count);
+		fputc('\n', o);
 		return 0;
 	case SRV6_CTL_MONITOR:
 		return SRV6_CTL_MONITOR_KEEP;

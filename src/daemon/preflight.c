@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "srv6d/hmac_conf.h"
 #include "srv6d/inject.h"
 #include "srv6d/log.h"
 #include "srv6d/preflight.h"
@@ -282,6 +283,7 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 		fprintf(out, "cpu-affinity none\n");
 	}
 	fprintf(out, "log-level %s\n", srv6_log_level_name(c->log_level));
+	srv6_hmac_conf_print(c->hmac, out);           /* hmac hook */
 	for (size_t i = 0; i < c->nsids; i++) {
 		r = srv6_sid_format(line, sizeof(line), &c->sids[i].prefix, c->sids[i].plen,
 				    &c->sids[i].cfg);

@@ -87,7 +87,7 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p, const uint8
 /* One step of a chain: the SID or policy matching the IPv6 packet at @pkt,
  * run on it.  Returns false (nothing done) when neither matches. */
 static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_result *res,
-		     struct srv6_counters **cnt)
+		     struct srv6_counters **cnt, int indev)
 {
 	const struct srv6_sid_entry *e;
 	const struct srv6_policy_entry *pe;
@@ -97,7 +97,7 @@ static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_re
 	e = srv6_sid_lookup(w->cache, &da, true);
 	if (e) {
 		*cnt = srv6_counters_slot(w->cache, w->idx, false, e->id);
-		srv6_sid_process(&e->cfg, pkt, res);
+		srv6_sid_process_in(&e->cfg, indev, pkt, res);
 		return true;
 	}
 	pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true);
@@ -147,6 +147,19 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
 }
 
+/* RFC 8754 §2.1.2.1: a failed HMAC check SHOULD be logged (rate limited). */
+static void log_hmac(struct srv6_worker *w, const struct srv6_pkt *pkt, uint32_t indev)
+{
+	char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN];
+
+	if (pkt->len < 40 || !inet_ntop(AF_INET6, pkt->data + 8, src, sizeof(src)) ||
+	    !inet_ntop(AF_INET6, pkt->data + 24, dst, sizeof(dst)))
+		return;
+	srv6_log_rl(&w->hmac_rl, LOG_WARNING,
+		    "queue %u: SRH HMAC check failed: %s -> %s (ifindex %u), dropped",
+		    srv6_nfq_queue(w->nfq), src, dst, indev);
+}
+
 int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 {
 	struct srv6_counters *cnt = NULL;
@@ -178,7 +191,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			W_INC(w, malformed);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &res, &cnt)) {
+		if (!run_step(w, &pkt, &res, &cnt, (int)p->indev)) {
 			W_INC(w, miss);
 			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
 		}
@@ -228,7 +241,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			cnt_error(cnt, SRV6_DROP_LOOP);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &nres, &next))
+		if (!run_step(w, &pkt, &nres, &next, (int)p->indev))
 			break;
 		/* The step before handed the packet on successfully. */
 		cnt_ok(cnt, bytes);
@@ -237,6 +250,9 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		bytes = nbytes;
 		res = nres;
 	}
+
+	if (res.reason == SRV6_DROP_HMAC)
+		log_hmac(w, &pkt, p->indev);
 
 	switch (res.verdict) {
 	case SRV6_V_FORWARD6:
@@ -335,6 +351,7 @@ static void *worker_main(void *arg)
 		__atomic_store_n(&w->heartbeat, w->heartbeat + 1, __ATOMIC_RELAXED);
 		srv6_log_rl_flush(&verdict_rl);
 		srv6_log_rl_flush(&recv_rl);
+		srv6_log_rl_flush(&w->hmac_rl);
 		if (n < 0) {
 			srv6_log_rl(&recv_rl, LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
 				    strerror(-n));

@@ -15,6 +15,8 @@
 #include "../../src/conf/file.c"
 #include "../../src/conf/rttables.c"
 #include "../../src/conf/pqueue.c"
+#include "../../src/daemon/hmac_conf.c"
+#include "../../src/daemon/errbuf.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

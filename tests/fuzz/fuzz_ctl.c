@@ -10,7 +10,7 @@
  *   - an error is exactly one printable line;
  *   - what import prints parses back as a conf line (the round trip the
  *     conf fuzzer checks from there on).
- * Includes the grammar sources (as fuzz_conf does) and ctl.c.
+ * Includes the grammar sources (as fuzz_conf does), ctl.c and hmac_conf.c.
  */
 #include "../../src/conf/util.c"
 #include "../../src/conf/sid.c"
@@ -20,6 +20,8 @@
 #include "../../src/conf/pqueue.c"
 #include "../../src/conf/import.c"
 #include "../../src/daemon/ctl.c"
+#include "../../src/daemon/hmac_conf.c"   /* hmac KEYID words */
+#include "../../src/daemon/errbuf.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,6 +13,10 @@
  * refuses are skipped, as the daemon never publishes them.  Invariants checked after every call: data stays inside
  * the buffer, len within it, ICMP/DROP leave the packet as received, a
  * forwarded IPv6 packet has a consistent Payload Length.
+ * SRH HMAC: every SID has a key set (key 7; ifindex 1 require, 2 ignore,
+ * others verify) and runs with input interface byte 3 & 3; End.B6* and the
+ * headend sign with key 7 when byte 2 bit 0 / byte 3 bit 2 is set, and what
+ * they forward signed must verify under require.
  */
 #include <arpa/inet.h>
 #include <stdint.h>
@@ -20,6 +24,7 @@
 #include <string.h>
 
 #include "srv6d/headend.h"
+#include "srv6d/hmac.h"
 #include "srv6d/seg6.h"
 
 #define HDR 6
@@ -87,9 +92,32 @@ static void check_pkt(const struct srv6_pkt *pkt, const struct srv6_result *res,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static struct srv6_hmac_set hset = {
+	.nkeys = 1,
+	.keys = { { .id = 7, .algo = SRV6_HMAC_ALGO_SHA256, .slen = 6, .secret = "fuzzed" } },
+	.nifs = 2,
+	.ifs = { { .ifindex = 1, .mode = SRV6_HMAC_REQUIRE }, { .ifindex = 2, .mode = SRV6_HMAC_IGNORE } },
+};
+
+/* A forwarded packet that was signed verifies under require: the pushed or
+ * inserted SRH follows the IPv6 header (what comes after it may be a
+ * truncated fuzz input, so the chain is not parsed). */
+static void check_signed(const struct srv6_pkt *pkt, const struct srv6_result *res)
+{
+	if (res->verdict != SRV6_V_FORWARD6)
+		return;
+	if (pkt->len < 40 + 8 || pkt->data[6] != 43 ||
+	    srv6_srh_validate(pkt->data + 40, pkt->len - 40, NULL) != SRV6_SRH_OK)
+		abort();
+	if (srv6_hmac_check(&hset, SRV6_HMAC_REQUIRE, pkt->data + 40, pkt->data + 8,
+			    NULL) != SRV6_HMAC_PASS)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static uint8_t in[MAXPKT];
+	static bool prepared;
 	struct srv6_sid_cfg cfg;
 	struct srv6_policy pol;
 	struct srv6_result res;
@@ -98,6 +126,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len, i;
 	uint8_t protos[3] = { 41, 4, 143 };
 
+	if (!prepared) {
+		if (srv6_hmac_key_prepare(&hset.keys[0]))
+			abort();
+		prepared = true;
+	}
 	if (size < HDR)
 		return 0;
 	len = size - HDR;
@@ -143,14 +176,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cfg.flowlabel_mode > 1)
 			cfg.flowlabel_mode = 1;
 		cfg.mark = 7;
+		cfg.hmac = &hset;
+		if ((data[2] & 1) && (d->required_attrs & SRV6_F_ATTR(SRV6_ATTR_SRH))) {
+			cfg.hmac_keyid = 7;
+			cfg.hmac_key = &hset.keys[0];
+		}
 		if (srv6_sid_cfg_check(&cfg, NULL) == 0) {
 			memcpy(buf + SRV6_PKT_HEADROOM, in, len);
 			if (srv6_pkt_init(&pkt, buf, sizeof(buf),
 					  SRV6_PKT_HEADROOM, len))
 				abort();
-			srv6_sid_process(&cfg, &pkt, &res);
+			srv6_sid_process_in(&cfg, data[3] & 3, &pkt, &res);
 			check_pkt(&pkt, &res, in, len,
 				  buf + SRV6_PKT_HEADROOM);
+			if (cfg.hmac_key && cfg.action != SRV6_ACT_END_B6_ENCAP_RED)
+				check_signed(&pkt, &res);
 
 			/* the same with almost no headroom */
 			memcpy(buf + 16, in, len);
@@ -171,6 +211,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pol.flowlabel_mode = (int)(data[1] >> 6) - 1;
 	if (pol.flowlabel_mode > 1)
 		pol.flowlabel_mode = 1;
+	if (data[3] & 4) {
+		pol.hmac_keyid = 7;
+		pol.hmac_key = &hset.keys[0];
+	}
 	for (i = 0; i < 3; i++) {
 		memcpy(buf + SRV6_PKT_HEADROOM, in, len);
 		if (srv6_pkt_init(&pkt, buf, sizeof(buf), SRV6_PKT_HEADROOM,
@@ -178,6 +222,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		srv6_headend_apply(&pol, protos[i], &pkt, &res);
 		check_pkt(&pkt, &res, in, len, buf + SRV6_PKT_HEADROOM);
+		if (pol.hmac_key)
+			check_signed(&pkt, &res);
 		if (res.verdict == SRV6_V_FORWARD6 && pkt.len < len + 40 &&
 		    pol.mode != SRV6_MODE_INLINE)
 			abort();

@@ -8,12 +8,17 @@
  *   - err_ptr never points past the packet;
  *   - ICMPv6 errors fit 1280 bytes with the IPv6 header, and quote the
  *     packet's first bytes; nothing is written past the output capacity;
- *   - every SRH srv6_srh_build() writes validates and parses.
+ *   - every SRH srv6_srh_build() writes validates and parses;
+ *   - the HMAC TLV walk stays inside a valid SRH and finds a TLV of type 5;
+ *     the kernel's lookup finds only a 40-byte TLV ending the SRH with the H
+ *     flag; ignore always passes, a missing TLV fails only under require;
+ *     an SRH signed in place verifies; an appended TLV validates.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "srv6d/hmac.h"
 #include "srv6d/icmp6.h"
 #include "srv6d/srh.h"
 
@@ -144,6 +149,77 @@ static void fuzz_build(const uint8_t *data, size_t size)
 	CHECK(info.has_srh && info.srh_len == (size_t)n && info.upper_proto == 59);
 }
 
+static void fuzz_hmac(const uint8_t *data, size_t size)
+{
+	static struct srv6_hmac_set set = {
+		.nkeys = 2,
+		.keys = {
+			{ .id = 7, .algo = SRV6_HMAC_ALGO_SHA256, .slen = 4, .secret = "key7" },
+			{ .id = 0x01000000, .algo = SRV6_HMAC_ALGO_SHA1, .slen = 1, .secret = "k" },
+		},
+	};
+	static uint8_t copy[65536];
+	struct srv6_ip6_info info;
+	size_t off, koff, first, toff;
+	const uint8_t *srh;
+	int r, sr;
+
+	if (srv6_ip6_parse(data, size, &info) != SRV6_SRH_OK || !info.has_srh)
+		return;
+	srh = data + info.srh_off;
+	first = SRV6_SRH_FIXED + ((size_t)srh[4] + 1) * 16;
+	off = srv6_hmac_tlv_find(srh);
+	if (off) {
+		CHECK(off >= first && off + 2 <= info.srh_len);
+		CHECK(srh[off] == SRV6_TLV_HMAC);
+		CHECK(off + 2 + srh[off + 1] <= info.srh_len);
+	}
+	koff = srv6_hmac_tlv_find_kernel(srh);
+	if (koff) {
+		CHECK(koff + SRV6_HMAC_TLV_LEN == info.srh_len && koff >= first);
+		CHECK(srh[koff] == SRV6_TLV_HMAC && srh[koff + 1] == 38);
+		CHECK(srh[5] & SRV6_SRH_FLAG_HMAC);
+	}
+	for (int mode = -1; mode <= 1; mode++) {
+		r = srv6_hmac_check(&set, mode, srh, data + 8, &toff);
+		CHECK(r >= SRV6_HMAC_PASS && r <= SRV6_HMAC_FAIL_DIGEST);
+		if (mode < 0)
+			CHECK(r == SRV6_HMAC_PASS);
+		else if (!off)
+			CHECK(r == (mode > 0 ? SRV6_HMAC_FAIL_MISSING : SRV6_HMAC_PASS));
+		else
+			CHECK(toff == off);
+	}
+	/* sign in place (a copy) with the key the TLV names: then it verifies */
+	if (koff && koff == off && size <= sizeof(copy)) {
+		const struct srv6_hmac_key *k;
+		uint32_t id = (uint32_t)srh[koff + 4] << 24 | (uint32_t)srh[koff + 5] << 16 |
+			      (uint32_t)srh[koff + 6] << 8 | srh[koff + 7];
+
+		k = srv6_hmac_key_find(&set, id);
+		memcpy(copy, data, size);
+		sr = srv6_hmac_sign(k, copy + info.srh_off, copy + 8);
+		if (!k)
+			CHECK(sr == -EINVAL);
+		else if (srh[4] + 1 > SRV6_HMAC_MAX_ENTRIES)
+			CHECK(sr == -EMSGSIZE);
+		else
+			CHECK(sr == 0 && srv6_hmac_check(&set, 1, copy + info.srh_off, copy + 8,
+							  NULL) == SRV6_HMAC_PASS);
+	}
+	/* append a TLV to the SRH without its TLVs: it validates, the kernel finds it */
+	if (first <= 8 + 16 * 16 && size <= sizeof(copy) - SRV6_HMAC_TLV_LEN) {
+		uint8_t *c = copy;
+
+		memcpy(c, srh, first);
+		c[1] = (uint8_t)(first / 8 - 1);
+		r = srv6_hmac_tlv_append(c, first, first + SRV6_HMAC_TLV_LEN, 7);
+		CHECK(r == (int)(first + SRV6_HMAC_TLV_LEN));
+		CHECK(srv6_srh_validate(c, (size_t)r, NULL) == SRV6_SRH_OK);
+		CHECK(srv6_hmac_tlv_find_kernel(c) == first && srv6_hmac_tlv_find(c) == first);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_parse(data, size);
@@ -152,5 +228,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_validate(data, size);
 	fuzz_icmp(data, size);
 	fuzz_build(data, size);
+	fuzz_hmac(data, size);
 	return 0;
 }

@@ -268,8 +268,11 @@ cleanup() {
 	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
 		ip netns del "$ns" 2>/dev/null
 	done
+	local nf=$n_fail
 	sanitizer_reports "$TMPD"
 	if [ -n "${KEEP_TMP:-}" ]; then echo "# kept $TMPD"; else rm -rf "$TMPD"; fi
+	# a report found now fails the test, whatever it said before
+	if [ "$n_fail" -gt "$nf" ]; then summary; exit 1; fi
 }
 # sanitizer_reports DIR: a [FAIL] line, and the report's first lines, for
 # every file in DIR (srv6d logs) holding an ASan/UBSan/TSan/LSan report.

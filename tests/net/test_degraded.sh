@@ -48,6 +48,7 @@ CONF=$TMPD/srv6d.conf
 	echo "sid $E action End"
 	echo "route 2001:db8:99::/64 encap seg6 mode encap segs fc00:77::1"
 	echo "sid 2001:db8:ff::4 action End.DX4 nh4 192.0.2.2"
+	echo "control-socket $TMPD/ctl.sock"
 	conf_extra
 } >"$CONF"
 SID_LINE=3 ROUTE_LINE=5 DX4_LINE=6
@@ -99,6 +100,15 @@ check "log: End.DX4 without a route toward nh4 is pending" \
 	log_has "srv6d.conf:$DX4_LINE: sid 2001:db8:ff::4/128 End.DX4 pending: nh4 192.0.2.2"
 check "STATUS= says 3 pending" grep -q 'READY=1|STATUS=running: .*, 3 pending' "$NOUT"
 check "stats: pending total=3" test "$(pending_total)" = 3
+if [ -x "$BUILD/srv6ctl" ]; then
+	check "srv6ctl status says 3 pending" \
+		bash -c 'ip netns exec "$1" "$2" -S "$3" status | grep -q "^pending 3 "' _ \
+		"$NS_RTR" "$BUILD/srv6ctl" "$TMPD/ctl.sock"
+	check "srv6ctl -j status: \"pending\": 3" \
+		bash -c 'ip netns exec "$1" "$2" -S "$3" -j status |
+			"$4" -c "import json, sys; sys.exit(json.load(sys.stdin)[\"pending\"] != 3)"' _ \
+		"$NS_RTR" "$BUILD/srv6ctl" "$TMPD/ctl.sock" "$PY"
+fi
 check "stats: the SID listed with its reason" grep -q "^pending sid $X/128 End.X .*eth2" "$SRV6D_STATS"
 check "the complete End SID works meanwhile" test "$(arrived "$(sid_pkt $E_HEX)" eth0)" = $BB
 out=$(arrived "$(sid_pkt $X_HEX)" eth0)

@@ -512,6 +512,22 @@ def stats_field(path, field):
     return -1
 
 
+def sid_drops(path, reason):
+    """Sum of drop reason @reason over the stats file's SID lines."""
+    n = 0
+    try:
+        for l in open(path):
+            t = l.split()
+            if t and ":" in t[0]:
+                for kvp in t[1:]:
+                    k, _, v = kvp.partition("=")
+                    if k == reason and v.isdigit():
+                        n += int(v)
+    except OSError:
+        return -1
+    return n
+
+
 def result(ok, name, lines=()):
     global n_ok, n_fail
     if ok:
@@ -646,6 +662,22 @@ for (text, fl), kvs in groups.items():
                 n_skip += 1
             else:
                 result(False, "srv6d %s" % kv["name"], ["srv6d did not start:"] + out.splitlines())
+        continue
+    if "vrftable" in text and "no VRF device" in open(log, errors="replace").read():
+        # srv6d starts with the SID pending until a VRF device uses the
+        # table (docs/DATAPATH.md, degraded start); this kernel has no VRF
+        # devices: every packet to it is dropped and counted as pending
+        for kv in kvs:
+            run_one(kv)
+            print("[SKIP] srv6d %s: vrftable needs a VRF device, which this kernel "
+                  "cannot create (the SID is pending)" % kv["name"])
+            n_skip += 1
+        proc.send_signal(signal.SIGUSR1)
+        time.sleep(0.3)
+        got = sid_drops(stats, "pending")
+        result(got == len(kvs), "srv6d drops what reaches the pending vrftable SID of %s "
+               "as pending (%d of %d)" % (kvs[0]["name"], got, len(kvs)))
+        result(stop(proc) == 0, "srv6d exits 0 after %s" % kvs[-1]["name"])
         continue
     outcome = [(kv, run_one(kv)) for kv in kvs]
     t2 = time.time()

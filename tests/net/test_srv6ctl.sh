@@ -117,6 +117,10 @@ check "status -j: JSON with version, config, sids" \
 	      "$TMPD/srv6d.conf 6 True" ]'
 check "sid show: the conf's words" \
 	eval 'ctl sid show | grep -qx "2001:db8:ff::6 action End.DT6 table 100 dev $D"'
+check "sid show: in address order" \
+	eval 'ctl sid show | awk "/^[0-9a-f]/ {print \$1}" | "$PY" -c "import sys, ipaddress
+a = [ipaddress.ip_network(l.strip(), strict=False) for l in sys.stdin]
+sys.exit(not (len(a) > 1 and a == sorted(a)))"'
 check "sid show SID: only that SID" \
 	eval '[ "$(ctl sid show 2001:db8:ff::1)" = "2001:db8:ff::1 action End dev $D" ]'
 # the counters agree with the stats file (SIGUSR1) for every SID

@@ -517,10 +517,12 @@ static const struct err_case err_cases[] = {
 	  "t.conf:1: expected \"segs\" after \"srh\", got \"2001:db8::2\"" },
 	{ "sid 2001:db8::1 action End.B6 srh segs\n", "t.conf:1: missing value after \"segs\"" },
 	/* HMAC */
-	{ "sid 2001:db8::1 action End.B6 srh segs 2001:db8::2 hmac 7\n", "t.conf:1: hmac not supported" },
-	{ "sid 2001:db8::1 action End.B6 hmac 7 srh segs 2001:db8::2\n", "t.conf:1: hmac not supported" },
+	{ "sid 2001:db8::1 action End.B6 srh segs 2001:db8::2 hmac 7\n",
+	  "t.conf:1: hmac key 7 is not defined" },
+	{ "sid 2001:db8::1 action End.B6 hmac 7 srh segs 2001:db8::2\n",
+	  "t.conf:1: \"hmac\" goes after \"srh segs LIST\"" },
 	{ "route 2001:db8::/64 encap seg6 mode encap segs 2001:db8::2 hmac 7\n",
-	  "t.conf:1: hmac not supported" },
+	  "t.conf:1: hmac key 7 is not defined" },
 	/* missing values, encap words */
 	{ "sid 2001:db8::1 action End.X nh6\n", "t.conf:1: missing value after \"nh6\"" },
 	{ "sid 2001:db8::1 action\n", "t.conf:1: missing value after \"action\"" },
