@@ -86,6 +86,7 @@ send() {
 		${RJ_READY:+--ready "$RJ_READY"}
 }
 
+# rj_conf: srv6d.conf of the suite (plus the lines of $RJ_EXTRA_CONF).
 rj_conf() {
 	cat <<EOC
 queue 9
@@ -100,6 +101,7 @@ queue 15 policy requeue 10
 queue 16 policy delay 200ms
 queue 17 policy accept mark 0x20
 EOC
+	[ -z "${RJ_EXTRA_CONF:-}" ] || printf '%s\n' "$RJ_EXTRA_CONF"
 }
 
 # rj_sids: the kernel's seg6local routes of the table above (re)installed.
