@@ -16,9 +16,9 @@
 #    byte for byte, the run without the rule; the SID's counter counts both
 # 2. drop, repeat mark (guarded), repeat without a mark (loops until the
 #    rule goes: bounded), requeue, delay, accept mark: each does what it says
-# 3. hold, change what the behavior will look up, release: the outcome
-#    (delivered, rerouted, ICMPv6 Destination Unreachable) is asserted with
-#    the Icmp6OutDestUnreachs delta
+# 3. hold, change what the behavior will look up (route, neighbour),
+#    release: the outcome (delivered, rerouted, ICMPv6 Destination
+#    Unreachable) is asserted with the Icmp6OutDestUnreachs delta
 # 4. the kernel log has no WARN/BUG/RCU/refcount line
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 rj_require
@@ -153,6 +153,12 @@ in_rtr ip -6 route del unreachable 2001:db8:2::2/128
 echo "# End, new destination made unreachable while held: $(outcome) ($R)"
 check "End new destination unreachable while held: ICMPv6 unreachable to src, counted once" \
 	[ "$(outcome)" = "dst=0 src=1 icmp-unreach=1 unreach-delta=1 noroute-delta=1" ]
+
+held end-x both 3 in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+echo "# End.X, nh6's neighbour deleted while held: $(outcome) ($R)"
+check "End.X nh6's neighbour deleted while held: resolved again (ND), delivered" \
+	[ "$(outcome)" = "dst=1 src=0 icmp-unreach=0 unreach-delta=0 noroute-delta=0" ]
 
 held end-x both 3 true
 echo "# End.X, nothing changed while held: $(outcome) ($R)"
