@@ -112,6 +112,13 @@ for chain in FORWARD POSTROUTING; do
 		[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
 done
 
+# the neighbour of the next hop deleted while the packet waits with its route
+held_after end-x FORWARD in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+echo "# End.X held at FORWARD, next hop's neighbour deleted: $(outcome) ($R)"
+check "End.X held at FORWARD, next hop's neighbour deleted: resolved again (ND), delivered" \
+	[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
+
 # ---- 3. the output device goes down while held at FORWARD ---------------------
 late0=$(qget 11 late)
 hook FORWARD 11 -d 2001:db8:2::2
