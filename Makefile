@@ -5,7 +5,10 @@
 #   make progs              only what `make install` installs
 #   make check              deps, build, unit tests, bounded fuzz run, namespace tests
 #   make SAN=address,undefined check   |   make SAN=thread check
-#   make CHECK_SUITES="unit net" check  only some suites (vectors unit fuzz net)
+#   make CHECK_SUITES="unit net" check  only some suites (vectors unit fuzz net reinject)
+#   make reinject           the reinjection suite only (tests/reinject/; sets
+#                           net.netfilter.nf_hooks_lwtunnel=1 for good:
+#                           docs/REINJECTION.md)
 #   make fuzz               build libFuzzer targets (clang)
 #   make fuzz-long          run each fuzz target for FUZZ_LONG_SECONDS
 #   make install            honours PREFIX, DESTDIR, SBINDIR, SYSCONFDIR, MANDIR,
@@ -107,7 +110,7 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 	 $(if $(CTL_SRCS),$(BUILD)/srv6ctl)
 
 .SECONDARY:
-.PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest deps install clean bench FORCE
+.PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest reinject deps install clean bench FORCE
 all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)
 
@@ -232,6 +235,11 @@ check: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)BUILD=$(abspath $(BUILD)) SAN="$(SAN)" FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		$(if $(CHECK_SUITES),CHECK_SUITES="$(CHECK_SUITES)") tests/check.sh
+
+# The reinjection suite alone, e.g. in a VM running a patched kernel.
+reinject: all
+	$(Q)BUILD=$(abspath $(BUILD)) CHECK_SUITES=reinject \
+		$(if $(CHECK_REINJECT),CHECK_REINJECT="$(CHECK_REINJECT)") tests/check.sh
 
 bench: all
 	$(Q)BUILD=$(abspath $(BUILD)) bench/run.sh

@@ -8,6 +8,9 @@
 # failure) and adds the sanitizer passes:
 #   2. unit + namespace suites built with ASan+UBSan    (build-asan/)
 #   3. unit suite built with TSan, the cache stress test included (build-tsan/)
+#   4. last, the plain build again: the reinjection suite (tests/reinject/),
+#      which sets net.netfilter.nf_hooks_lwtunnel=1 for good (it cannot be
+#      turned off): every earlier pass ran without it on a fresh machine
 # and, between 1 and 2, the datapath's namespace tests again with
 # `egress inject` (SRV6D_EXTRA_CONF, tests/net/lib.sh conf_extra).
 # Each pass prints its own totals; the run fails if any pass fails.  The
@@ -44,7 +47,7 @@ pass() { # NAME MAKE-ARGS...
 	summary+="  $name: $r, ${line:-no count}, $(( $(date +%s) - t0 )) s"$'\n'
 }
 t_all=$(date +%s)
-pass "plain build: vectors, unit, fuzz, namespace" "$@"
+pass "plain build: vectors, unit, fuzz, namespace" CHECK_SUITES="vectors unit fuzz net" "$@"
 # The datapath's namespace tests again with every result injected (this
 # kernel takes rewrites in verdicts, so this is how the injection path is
 # proven here: docs/ARCHITECTURE.md).
@@ -54,6 +57,8 @@ pass "ASan+UBSan: unit, namespace" BUILD=build-asan SAN=address,undefined \
 	CHECK_SUITES="unit net" "$@"
 pass "TSan: unit (cache stress test included)" BUILD=build-tsan SAN=thread \
 	CHECK_SUITES="unit" "$@"
+pass "plain build: reinjection suite (sets nf_hooks_lwtunnel=1: last)" \
+	CHECK_SUITES="reinject" "$@"
 echo "======== CI summary"
 printf '%s' "$summary"
 echo "  total: $(( $(date +%s) - t_all )) s"

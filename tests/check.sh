@@ -6,9 +6,15 @@
 # Environment:
 #   BUILD          object dir                  SAN   sanitizers of this build
 #   FUZZ_SECONDS   per fuzz target (20)
-#   CHECK_SUITES   which suites: any of "vectors unit fuzz net" (default all)
+#   CHECK_SUITES   which suites: any of "vectors unit fuzz net reinject"
+#                  (default all).  "reinject" (tests/reinject/) sets
+#                  net.netfilter.nf_hooks_lwtunnel=1, which cannot be undone:
+#                  it always runs after every other suite of the run, and
+#                  scripts/check.sh gives it a pass of its own after all
+#                  the others (plain build only)
 #   CHECK_UNIT     run only these unit binaries (names, e.g. test_cache_stress)
 #   CHECK_NET      run only these namespace tests (names, e.g. test_steer.sh)
+#   CHECK_REINJECT run only these reinjection tests (names)
 #   STRICT=1       (set when CI=true) a missing prerequisite is a failure,
 #                  not a skip: not root, no clang, no scapy, no ip6tables, a
 #                  test script without its exec bit.  Skips then come only
@@ -21,7 +27,7 @@
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-SUITES=" ${CHECK_SUITES:-vectors unit fuzz net} "
+SUITES=" ${CHECK_SUITES:-vectors unit fuzz net reinject} "
 [ "${CI:-}" = true ] && STRICT=1
 STRICT=${STRICT:-0}
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-600}
@@ -129,13 +135,12 @@ if want fuzz && [ "${SAN:-}" != thread ]; then
 	suite_end fuzz
 fi
 
-if want net; then
-	suite_begin "namespace tests${SAN:+ (SAN=$SAN)}${SRV6D_EXTRA_CONF:+ (extra conf: $SRV6D_EXTRA_CONF)}"
-	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
-		echo "[FAIL] namespace tests: not root (CI runs them as root)"; failed=$((failed + 1))
-	fi
-	for t in tests/net/test_*.sh; do
-		if [ -n "${CHECK_NET:-}" ] && [[ " $CHECK_NET " != *" $(basename "$t") "* ]]; then
+# ns_tests DIR FILTER: every DIR/test_*.sh (only the names in FILTER when
+# set), each counted by its [ OK ]/[FAIL]/[SKIP] lines.
+ns_tests() {
+	local t t0 rc p f s
+	for t in "$1"/test_*.sh; do
+		if [ -n "$2" ] && [[ " $2 " != *" $(basename "$t") "* ]]; then
 			continue
 		fi
 		if ! [ -x "$t" ]; then
@@ -158,7 +163,25 @@ if want net; then
 			echo "[FAIL] $t passed no check"; failed=$((failed + 1))
 		fi
 	done
+}
+
+if want net; then
+	suite_begin "namespace tests${SAN:+ (SAN=$SAN)}${SRV6D_EXTRA_CONF:+ (extra conf: $SRV6D_EXTRA_CONF)}"
+	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
+		echo "[FAIL] namespace tests: not root (CI runs them as root)"; failed=$((failed + 1))
+	fi
+	ns_tests tests/net "${CHECK_NET:-}"
 	suite_end net
+fi
+
+# Last: sets net.netfilter.nf_hooks_lwtunnel=1 for good (docs/REINJECTION.md).
+if want reinject; then
+	suite_begin "reinjection tests (sets net.netfilter.nf_hooks_lwtunnel=1: last)"
+	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
+		echo "[FAIL] reinjection tests: not root (CI runs them as root)"; failed=$((failed + 1))
+	fi
+	ns_tests tests/reinject "${CHECK_REINJECT:-}"
+	suite_end reinject
 fi
 
 echo

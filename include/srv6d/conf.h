@@ -47,7 +47,20 @@
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
  *   route PREFIX encap seg6 mode MODE segs A[,B...]
  *
- * Each global keyword may appear once.  After a sid/route PREFIX the words
+ *   queue N policy POLICY        a verdict-policy queue (docs/REINJECTION.md):
+ *                                no SRv6 behavior runs there; every packet
+ *                                gets POLICY's verdict.  POLICY is one of
+ *                                accept | accept mark M | drop |
+ *                                repeat | repeat mark M | requeue Q | hold |
+ *                                delay DURATION (N ms or N s, 1 ms..3600 s).
+ *                                M is 0x hex or decimal, not 0; Q another
+ *                                queue.  N and Q are outside the SRv6
+ *                                queues, each N once, at most
+ *                                SRV6_CONF_MAX_PQUEUES lines.  Changes take
+ *                                effect at the next start.
+ *
+ * Each global keyword may appear once (a `queue N policy` line is not the
+ * global `queue`).  After a sid/route PREFIX the words
  * may come in any order, each at most once (iproute2's duparg rule); the
  * leading "encap seg6local" of a pasted seg6local route is optional on sid
  * lines, "encap seg6" is required on route lines.  SID attributes: nh6 A, nh4 A,
@@ -126,6 +139,44 @@ struct srv6_conf_route {
 	unsigned int line;
 };
 
+/* A verdict-policy queue's policy. */
+enum srv6_pq_policy {
+	SRV6_PQ_ACCEPT,                /* NF_ACCEPT (with mark when has_mark) */
+	SRV6_PQ_DROP,                  /* NF_DROP */
+	SRV6_PQ_REPEAT,                /* NF_REPEAT (setting mark when has_mark; packets
+					  carrying all its bits: NF_ACCEPT) */
+	SRV6_PQ_REQUEUE,               /* NF_QUEUE to queue requeue */
+	SRV6_PQ_HOLD,                  /* no verdict until released: NF_ACCEPT then */
+	SRV6_PQ_DELAY,                 /* NF_ACCEPT delay_ms after arrival */
+};
+
+#define SRV6_CONF_MAX_PQUEUES 64
+#define SRV6_CONF_PQ_DELAY_MAX_MS 3600000u
+
+/** struct srv6_conf_pqueue - one "queue N policy ..." line. */
+struct srv6_conf_pqueue {
+	uint16_t queue;
+	enum srv6_pq_policy policy;
+	bool has_mark;                 /* accept mark M, repeat mark M */
+	uint32_t mark;
+	uint16_t requeue;              /* requeue Q */
+	uint32_t delay_ms;             /* delay DURATION */
+	unsigned int line;
+};
+
+/**
+ * srv6_pqueue_parse_words - the words after "queue N" ("policy" ...) into
+ * *@pq (queue set from @queue).  0 or -EINVAL with one message in @err.  Pure.
+ */
+int srv6_pqueue_parse_words(unsigned int queue, int argc, char **argv,
+			    struct srv6_conf_pqueue *pq, char *err, size_t errlen);
+
+/**
+ * srv6_pqueue_format - "accept mark 0x20", "delay 50ms"... (the words after
+ * "policy") into @buf.  Returns the length as snprintf.  Pure.
+ */
+int srv6_pqueue_format(char *buf, size_t len, const struct srv6_conf_pqueue *pq);
+
 /* How results go back to the kernel (include/srv6d/inject.h). */
 enum srv6_egress_mode {
 	SRV6_EGRESS_AUTO,              /* probe: verdicts where the kernel takes
@@ -167,6 +218,8 @@ struct srv6_conf {
 	size_t nsids;
 	struct srv6_conf_route *routes;
 	size_t nroutes;
+	struct srv6_conf_pqueue pqueues[SRV6_CONF_MAX_PQUEUES];  /* file order */
+	unsigned int npqueues;
 	struct srv6_hmac_set *hmac;    /* `hmac` lines (hmac_conf.h); NULL: none */
 	unsigned int nwarnings;        /* lines with an ignored word */
 	char warning[SRV6_CONF_ERRLEN];  /* the first: "FILE:LINE: message" */

@@ -92,6 +92,7 @@ struct srv6_nfq_packet {
 	uint32_t mark;
 	uint32_t skbinfo;         /* NFQA_SKB_* flags */
 	uint32_t indev;           /* input ifindex, 0 if unknown */
+	uint32_t outdev;          /* output ifindex, 0 if unknown */
 	uint8_t *data;            /* payload, writable in place */
 	uint32_t len;             /* payload bytes */
 	uint32_t orig_len;        /* packet length (NFQA_CAP_LEN or len) */

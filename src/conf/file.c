@@ -509,6 +509,32 @@ static int l_route(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* "queue N policy ...": a verdict-policy queue. */
+static int l_pqueue(struct conf_ctx *x, int argc, char **argv)
+{
+	struct srv6_conf_pqueue pq;
+	uint64_t n;
+
+	if (conf_parse_num("queue", argv[1], 0, 65535, &n, &x->e))
+		return -EINVAL;
+	if (srv6_pqueue_parse_words((unsigned int)n, argc - 2, argv + 2, &pq, x->e.buf, x->e.len))
+		return -EINVAL;
+	for (unsigned int i = 0; i < x->c->npqueues; i++) {
+		if (x->c->pqueues[i].queue == pq.queue) {
+			conf_seterr(&x->e, "duplicate policy queue %u (first at line %u)", pq.queue,
+				    x->c->pqueues[i].line);
+			return -EINVAL;
+		}
+	}
+	if (x->c->npqueues == SRV6_CONF_MAX_PQUEUES) {
+		conf_seterr(&x->e, "too many policy queues (at most %d)", SRV6_CONF_MAX_PQUEUES);
+		return -EINVAL;
+	}
+	pq.line = x->line;
+	x->c->pqueues[x->c->npqueues++] = pq;
+	return 0;
+}
+
 /* Global keywords: exactly one value, at most once per file. */
 static const struct global_kw {
 	const char *kw;
@@ -540,6 +566,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_sid(x, argc, argv);
 	if (!strcmp(argv[0], "route"))
 		return l_route(x, argc, argv);
+	if (!strcmp(argv[0], "queue") && argc > 2 && !strcmp(argv[2], "policy"))
+		return l_pqueue(x, argc, argv);
 	if (!strcmp(argv[0], "hmac"))                 /* hmac hook */
 		return srv6_hmac_conf_line(&x->c->hmac, argc, argv, x->line, x->e.buf, x->e.len);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
@@ -612,6 +640,16 @@ static int conf_finish(struct conf_ctx *x)
 			return -EINVAL;
 	}
 
+	for (unsigned int i = 0; i < x->c->npqueues; i++) {
+		const struct srv6_conf_pqueue *pq = &x->c->pqueues[i];
+
+		if (pq->queue >= x->c->queue_first && pq->queue <= x->c->queue_last) {
+			x->line = pq->line;
+			conf_seterr(&x->e, "policy queue %u is one of the SRv6 queues %u-%u (\"queue\")",
+				    pq->queue, x->c->queue_first, x->c->queue_last);
+			return -EINVAL;
+		}
+	}
 	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
 		return -EINVAL;
 	if ((x->c->mark_base & ~x->c->mark_mask) ||

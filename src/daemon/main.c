@@ -45,6 +45,7 @@
 #include "srv6d/nfq.h"
 #include "srv6d/nhctx.h"
 #include "srv6d/pending.h"
+#include "srv6d/pqueue.h"
 #include "srv6d/preflight.h"
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
@@ -74,6 +75,8 @@ struct daemon {
 	struct srv6_nhctx *nh;
 	unsigned int nworkers;
 	struct srv6_worker *workers;
+	unsigned int npqs;              /* verdict-policy queues (pqueue.h) */
+	struct srv6_pq *pqs;
 	bool steered;                   /* our rules are installed */
 	uint64_t steer_repairs;         /* steering found changed and reinstalled */
 	int64_t next_steer_check;       /* CLOCK_MONOTONIC seconds */
@@ -763,6 +766,10 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	    nc->ncpus != d->conf.ncpus ||
 	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
 		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start", what);
+	if (nc->npqueues != d->conf.npqueues ||
+	    memcmp(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues[0]) * nc->npqueues))
+		srv6_log(LOG_WARNING, "%s: \"queue N policy\" changes take effect at the next start "
+			 "(the policy queues run on as started)", what);
 	if (strcmp(nc->steer_chain, d->conf.steer_chain) || nc->mark_base != d->conf.mark_base ||
 	    nc->mark_mask != d->conf.mark_mask ||
 	    nc->table_base != d->conf.table_base || nc->rule_pref != d->conf.rule_pref ||
@@ -808,6 +815,8 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	nc->queue_last = d->conf.queue_last;
 	nc->queue_maxlen = d->conf.queue_maxlen;
 	nc->fail_open = d->conf.fail_open;
+	memcpy(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues));
+	nc->npqueues = d->conf.npqueues;
 	srv6_conf_free(&d->conf);
 	d->conf = *nc;
 	srv6_conf_init(nc);
@@ -1148,6 +1157,15 @@ static int watch_workers(struct daemon *d)
 			dead++;
 		}
 	}
+	for (unsigned int i = 0; i < d->npqs; i++) {
+		int e = srv6_pq_failed(&d->pqs[i]);
+
+		if (e < 0) {
+			srv6_log(LOG_ERR, "policy queue %u: stopped: %s", d->pqs[i].cfg.queue,
+				 strerror(-e));
+			dead++;
+		}
+	}
 	if (!dead)
 		return 0;
 	srv6_log(LOG_ERR, "%d of %u workers stopped: exiting so srv6d is restarted", dead,
@@ -1179,6 +1197,10 @@ static void stop_all(struct daemon *d)
 	d->steered = false;
 	for (unsigned int i = 0; i < d->nworkers; i++)
 		srv6_worker_stop(&d->workers[i]);
+	/* Policy queues: their steering is the operator's; each accepts
+	 * what it holds (pqueue.h) before the unbind. */
+	for (unsigned int i = 0; i < d->npqs; i++)
+		srv6_pq_stop(&d->pqs[i]);
 }
 
 /* --check: the file parsed; now the host.  Exit code. */
@@ -1572,11 +1594,48 @@ static bool kq_find(const char *proc, unsigned int queue, struct srv6_nfq_kstats
 	return proc && srv6_nfq_proc_find(proc, queue, k) == 0;
 }
 
-static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
+/* QUEUE: a queue number srv6d serves (SRv6 or policy); *@pq the policy
+ * queue or NULL.  0 or -ENOENT/-EINVAL with @err. */
+static int queue_arg(struct daemon *d, const char *w, unsigned int *qn, struct srv6_pq **pq,
+		     char *err, size_t errlen)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(w, &end, 10);
+	if (!*w || *end || errno || v > 65535 || w[0] == '-' || w[0] == '+') {
+		snprintf(err, errlen, "bad queue \"%.40s\" (0..65535)", w);
+		return -EINVAL;
+	}
+	*qn = (unsigned int)v;
+	*pq = NULL;
+	for (unsigned int i = 0; i < d->npqs; i++)
+		if (d->pqs[i].cfg.queue == v)
+			*pq = &d->pqs[i];
+	if (!*pq && (v < d->conf.queue_first || v > d->conf.queue_last)) {
+		snprintf(err, errlen, "queue %lu is not one of srv6d's queues", v);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* queue show [N]: the SRv6 queues' counters, the policy queues' counters
+ * (with N: their held packets and the last packets seen too). */
+static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
+		     size_t errlen)
 {
 	char proc[16384];
 	bool have = srv6_nfq_proc_read(proc, sizeof(proc)) == 0;
+	unsigned int only = 0, nshown = 0;
+	struct srv6_pq *opq = NULL;
 
+	if (q->argc) {
+		int r = queue_arg(d, q->argv[0], &only, &opq, err, errlen);
+
+		if (r < 0)
+			return r;
+	}
 	if (q->json)
 		fprintf(o, "[");
 	for (unsigned int i = 0; i < d->nworkers; i++) {
@@ -1586,11 +1645,13 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		unsigned int qn = srv6_nfq_queue(d->workers[i].nfq);
 		bool kk = kq_find(have ? proc : NULL, qn, &k);
 
+		if (q->argc && (opq || qn != only))
+			continue;
 		worker_read(d, i, &s, &n);
 		if (q->json) {
 			fprintf(o, "%s{\"queue\":%u,\"packets\":%llu,\"verdicts\":%llu,\"batches\":%llu,"
 				"\"accepted\":%llu,\"dropped\":%llu,\"miss\":%llu,\"injected\":%llu,"
-				"\"enobufs\":%llu,\"fail_open\":%s,\"kernel\":", i ? "," : "", qn,
+				"\"enobufs\":%llu,\"fail_open\":%s,\"kernel\":", nshown++ ? "," : "", qn,
 				(unsigned long long)s.packets, (unsigned long long)n.verdicts,
 				(unsigned long long)s.batches, (unsigned long long)s.accepted,
 				(unsigned long long)s.dropped, (unsigned long long)s.miss,
@@ -1622,8 +1683,63 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 				fprintf(o, "    kernel: no counters (/proc/net/netfilter/nfnetlink_queue)\n");
 		}
 	}
+	for (unsigned int i = 0; i < d->npqs; i++) {
+		struct srv6_nfq_kstats k = { 0 };
+		struct srv6_pq *pq = &d->pqs[i];
+		bool kk = kq_find(have ? proc : NULL, pq->cfg.queue, &k);
+
+		if (q->argc && pq != opq)
+			continue;
+		if (q->json && nshown++)
+			fprintf(o, ",");
+		srv6_pq_show(pq, o, q->json, q->argc > 0, kk ? &k : NULL);
+	}
 	if (q->json)
 		fprintf(o, "]\n");
+	return 0;
+}
+
+/* queue release N [COUNT|all]: the COUNT (default 1) oldest held packets
+ * of policy queue N get NF_ACCEPT. */
+static int ctl_release(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
+		       size_t errlen)
+{
+	uint64_t count = 1;
+	struct srv6_pq *pq;
+	unsigned int qn;
+	long n;
+	int r;
+
+	r = queue_arg(d, q->argv[0], &qn, &pq, err, errlen);
+	if (r < 0)
+		return r;
+	if (!pq) {
+		snprintf(err, errlen, "queue %u is an SRv6 queue, not a policy queue", qn);
+		return -EINVAL;
+	}
+	if (q->argc > 1) {
+		char *end;
+
+		errno = 0;
+		if (!strcmp(q->argv[1], "all")) {
+			count = UINT64_MAX;
+		} else {
+			count = strtoull(q->argv[1], &end, 10);
+			if (!q->argv[1][0] || *end || errno || q->argv[1][0] == '-' || !count) {
+				snprintf(err, errlen, "bad count \"%.40s\" (N >= 1 or all)", q->argv[1]);
+				return -EINVAL;
+			}
+		}
+	}
+	n = srv6_pq_release(pq, count);
+	if (n < 0) {
+		snprintf(err, errlen, "queue %u: %s", qn, strerror((int)-n));
+		return (int)n;
+	}
+	if (q->json)
+		fprintf(o, "{\"queue\":%u,\"released\":%ld}\n", qn, n);
+	else
+		fprintf(o, "queue %u: released %ld\n", qn, n);
 	return 0;
 }
 
@@ -1684,6 +1800,37 @@ static int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 		} else {
 			fprintf(o, "# %s --noflush\n%s", family == AF_INET6 ? "ip6tables-restore" :
 				"iptables-restore", buf);
+		}
+		free(buf);
+	}
+	if (tmpl && d->npqs) {
+		/* The policy queues' steering is the operator's: one rule per
+		 * queue at the hook under test, here in ip6tables-restore form. */
+		char *buf = NULL;
+		size_t blen = 0;
+		FILE *t = open_memstream(&buf, &blen);
+
+		if (t) {
+			fprintf(t, "*mangle\n");
+			for (unsigned int i = 0; i < d->npqs; i++) {
+				char pol[64];
+
+				srv6_pqueue_format(pol, sizeof(pol), &d->pqs[i].cfg);
+				fprintf(t, "# queue %u policy %s: pick the chain (hook) and the match, e.g.\n"
+					"# -A INPUT -d SID/128 -j NFQUEUE --queue-num %u\n"
+					"# -A FORWARD -d NEXT-SEGMENT/128 -j NFQUEUE --queue-num %u\n",
+					d->pqs[i].cfg.queue, pol, d->pqs[i].cfg.queue,
+					d->pqs[i].cfg.queue);
+			}
+			fprintf(t, "COMMIT\n");
+			fclose(t);
+		}
+		if (q->json) {
+			fprintf(o, ",\"policy_queues\":");
+			srv6_json_str(o, buf ? buf : "");
+		} else if (buf) {
+			fprintf(o, "# policy queues (steering is yours; net.netfilter.nf_hooks_lwtunnel=1 "
+				"for the hooks inside seg6local)\n# ip6tables-restore --noflush\n%s", buf);
 		}
 		free(buf);
 	}
@@ -1939,7 +2086,7 @@ static int ctl_stats(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 		if (ctl_show(d, &sq, true, o, err, errlen) < 0)
 			return -ENOMEM;
 		fprintf(o, ",\"queues\":");
-		ctl_queue(d, &sq, o);
+		(void)ctl_queue(d, &sq, o, err, errlen);
 		fprintf(o, ",\"steering\":{\"repairs\":%llu}}\n",
 			(unsigned long long)(d->steer_repairs - d->base_repairs));
 	}
@@ -2030,7 +2177,9 @@ static int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, 
 	case SRV6_CTL_ROUTE_DEL:
 		return ctl_change(d, q, o, err, errlen);
 	case SRV6_CTL_QUEUE_SHOW:
-		return ctl_queue(d, q, o);
+		return ctl_queue(d, q, o, err, errlen);
+	case SRV6_CTL_QUEUE_RELEASE:
+		return ctl_release(d, q, o, err, errlen);
 	case SRV6_CTL_STEER_SHOW:
 		return ctl_steer(d, q, o, err, errlen);
 	case SRV6_CTL_STATUS:
@@ -2259,6 +2408,27 @@ int main(int argc, char **argv)
 				 "as ENOBUFS; raise net.core.rmem_max", o.queue, got, want,
 				 o.maxlen);
 	}
+	d.pqs = d.conf.npqueues ? calloc(d.conf.npqueues, sizeof(*d.pqs)) : NULL;
+	if (d.conf.npqueues && !d.pqs) {
+		srv6_log(LOG_ERR, "out of memory");
+		goto out_queues;
+	}
+	for (unsigned int i = 0; i < d.conf.npqueues; i++) {
+		struct srv6_nfq_opts o = {
+			.queue = d.conf.pqueues[i].queue,
+			.maxlen = d.conf.queue_maxlen,
+			.fail_open = d.conf.fail_open,
+			.rcvtimeo_ms = SRV6_PQ_TICK_MS,
+		};
+
+		d.pqs[i].cfg = d.conf.pqueues[i];
+		r = srv6_nfq_open(&d.pqs[i].nfq, &o, err, sizeof(err));
+		if (r < 0) {
+			srv6_log(LOG_ERR, "policy %s", err);
+			goto out_queues;
+		}
+		d.npqs++;
+	}
 	if (egress_setup(&d, err, sizeof(err)) < 0) {
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
@@ -2302,6 +2472,14 @@ int main(int argc, char **argv)
 			goto out_workers;
 		}
 	}
+	for (unsigned int i = 0; i < d.npqs; i++) {
+		r = srv6_pq_start(&d.pqs[i]);
+		if (r < 0) {
+			srv6_log(LOG_ERR, "policy queue %u: thread: %s", d.pqs[i].cfg.queue,
+				 strerror(-r));
+			goto out_workers;
+		}
+	}
 	if (steer_apply(&d, &d.conf, err, sizeof(err)) < 0) {
 		srv6_log(LOG_ERR, "steering: %s", err);
 		goto out_workers;
@@ -2319,9 +2497,11 @@ int main(int argc, char **argv)
 		else if (err[0])
 			srv6_log(LOG_WARNING, "%s", err);
 	}
-	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, %zu pending, queues %u-%u%s",
-		 d.conf_path, d.conf.nsids, d.conf.nroutes, d.pend.count, d.conf.queue_first,
-		 d.conf.queue_last, d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "");
+	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, %zu pending, queues %u-%u%s, "
+		 "%u policy queue%s", d.conf_path, d.conf.nsids, d.conf.nroutes, d.pend.count,
+		 d.conf.queue_first, d.conf.queue_last,
+		 d.conf.steer == SRV6_STEER_AUTO ? ", steering installed" : "", d.npqs,
+		 d.npqs == 1 ? "" : "s");
 	/* Up: queues bound, contexts and rules installed, workers running. */
 	srv6_notify("MAINPID=%ld", (long)getpid());
 	notify_status(&d, "READY=1\n");
@@ -2422,6 +2602,9 @@ out_queues:
 		srv6_nfq_close(d.workers[i].nfq);
 	}
 	free(d.workers);
+	for (unsigned int i = 0; i < d.npqs; i++)
+		srv6_nfq_close(d.pqs[i].nfq);
+	free(d.pqs);
 	srv6_injdev_close(&d.injdev);
 	srv6_linkwatch_close(d.lw);
 	srv6_nhctx_close(d.nh);

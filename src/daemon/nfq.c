@@ -399,6 +399,8 @@ static int nfq_parse_packet(struct srv6_nfq *q, struct nlmsghdr *nlh, bool first
 		p->mark = ntohl(mnl_attr_get_u32(attr[NFQA_MARK]));
 	if (attr[NFQA_IFINDEX_INDEV])
 		p->indev = ntohl(mnl_attr_get_u32(attr[NFQA_IFINDEX_INDEV]));
+	if (attr[NFQA_IFINDEX_OUTDEV])
+		p->outdev = ntohl(mnl_attr_get_u32(attr[NFQA_IFINDEX_OUTDEV]));
 	if (attr[NFQA_SKB_INFO]) {
 		p->skbinfo = ntohl(mnl_attr_get_u32(attr[NFQA_SKB_INFO]));
 		if (p->skbinfo & NFQA_SKB_GSO)

@@ -14,6 +14,7 @@
 #include "../../src/conf/route.c"
 #include "../../src/conf/file.c"
 #include "../../src/conf/rttables.c"
+#include "../../src/conf/pqueue.c"
 #include "../../src/daemon/hmac_conf.c"
 #include "../../src/daemon/errbuf.c"
 

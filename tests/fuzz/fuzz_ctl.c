@@ -17,6 +17,7 @@
 #include "../../src/conf/route.c"
 #include "../../src/conf/file.c"
 #include "../../src/conf/rttables.c"
+#include "../../src/conf/pqueue.c"
 #include "../../src/conf/import.c"
 #include "../../src/daemon/ctl.c"
 #include "../../src/daemon/hmac_conf.c"   /* hmac KEYID words */

@@ -554,6 +554,27 @@ static const struct err_case err_cases[] = {
 	{ "route 10.1.0.0/16 encap seg6 mode inline segs 2001:db8::1\n",
 	  "t.conf:1: mode inline needs an IPv6 prefix, not \"10.1.0.0/16\"" },
 	{ "route\n", "t.conf:1: missing prefix after \"route\"" },
+	/* verdict-policy queues */
+	{ "queue 10 policy\n", "t.conf:1: missing value after \"policy\"" },
+	{ "queue 10 policy bounce\n",
+	  "t.conf:1: unknown policy \"bounce\" (accept drop repeat requeue hold delay)" },
+	{ "queue 10 polic accept\n", "t.conf:1: \"queue\" takes one value, unexpected \"polic\"" },
+	{ "queue 10 policy accept mark 0\n", "t.conf:1: mark \"0\": 0 is no mark" },
+	{ "queue 10 policy repeat mark 0x1g\n",
+	  "t.conf:1: bad mark \"0x1g\" (0x hex or decimal, 32 bits)" },
+	{ "queue 10 policy repeat mark\n", "t.conf:1: policy repeat takes \"mark M\" or nothing" },
+	{ "queue 10 policy drop now\n", "t.conf:1: unexpected \"now\" after policy drop" },
+	{ "queue 10 policy requeue 10\n", "t.conf:1: queue 10 requeues to itself" },
+	{ "queue 10 policy requeue\n", "t.conf:1: missing queue after \"requeue\"" },
+	{ "queue 10 policy delay 50\n",
+	  "t.conf:1: bad duration \"50\" (N ms or N s, e.g. 50ms)" },
+	{ "queue 10 policy delay 0ms\n", "t.conf:1: delay \"0ms\" out of range (1ms..3600s)" },
+	{ "queue 10 policy delay 3601s\n", "t.conf:1: delay \"3601s\" out of range (1ms..3600s)" },
+	{ "queue 10 policy hold\nqueue 10 policy drop\n",
+	  "t.conf:2: duplicate policy queue 10 (first at line 1)" },
+	{ "queue 0-3\nqueue 2 policy hold\n",
+	  "t.conf:2: policy queue 2 is one of the SRv6 queues 0-3 (\"queue\")" },
+	{ "queue 70000 policy hold\n", "t.conf:1: queue \"70000\" out of range (0..65535)" },
 	/* line-level */
 	{ "sid 2001:db8::1 action End count count count count count count count count count count "
 	  "count count count count count count count count count count count count count count "
@@ -582,6 +603,50 @@ static void test_errors(void **state)
 		assert_int_equal(c.queue_maxlen, SRV6_CONF_QUEUE_MAXLEN_DEF);
 		assert_null(strchr(err, '\n'));
 	}
+}
+
+/* queue N policy ...: every policy, parsed and printed back. */
+static void test_policy_queues(void **state)
+{
+	static const struct {
+		const char *line, *fmt;
+		enum srv6_pq_policy pol;
+	} ok[] = {
+		{ "queue 10 policy accept", "accept", SRV6_PQ_ACCEPT },
+		{ "queue 11 policy drop", "drop", SRV6_PQ_DROP },
+		{ "queue 12 policy repeat mark 0x10", "repeat mark 0x10", SRV6_PQ_REPEAT },
+		{ "queue 18 policy repeat", "repeat", SRV6_PQ_REPEAT },
+		{ "queue 13 policy requeue 14", "requeue 14", SRV6_PQ_REQUEUE },
+		{ "queue 15 policy hold", "hold", SRV6_PQ_HOLD },
+		{ "queue 16 policy delay 50ms", "delay 50ms", SRV6_PQ_DELAY },
+		{ "queue 19 policy delay 2s", "delay 2s", SRV6_PQ_DELAY },
+		{ "queue 17 policy accept mark 32", "accept mark 0x20", SRV6_PQ_ACCEPT },
+	};
+	char err[SRV6_CONF_ERRLEN], text[1024] = "queue 0-1\n", fmt[64];
+	struct srv6_conf c;
+
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		strcat(text, ok[i].line);
+		strcat(text, "\n");
+	}
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", text, err, sizeof(err)), 0);
+	assert_int_equal(c.npqueues, sizeof(ok) / sizeof(ok[0]));
+	assert_int_equal(c.queue_first, 0);
+	assert_int_equal(c.queue_last, 1);
+	for (size_t i = 0; i < c.npqueues; i++) {
+		assert_int_equal(c.pqueues[i].policy, ok[i].pol);
+		assert_int_equal(c.pqueues[i].line, i + 2);
+		srv6_pqueue_format(fmt, sizeof(fmt), &c.pqueues[i]);
+		assert_string_equal(fmt, ok[i].fmt);
+	}
+	assert_int_equal(c.pqueues[2].mark, 0x10);
+	assert_true(c.pqueues[2].has_mark);
+	assert_false(c.pqueues[3].has_mark);
+	assert_int_equal(c.pqueues[4].requeue, 14);
+	assert_int_equal(c.pqueues[6].delay_ms, 50);
+	assert_int_equal(c.pqueues[7].delay_ms, 2000);
+	srv6_conf_free(&c);
+	assert_int_equal(c.npqueues, 0);
 }
 
 /* The first bad line wins, even when a later line is bad too. */
@@ -1133,6 +1198,7 @@ int main(void)
 		cmocka_unit_test(test_globals),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_first_error_wins),
+		cmocka_unit_test(test_policy_queues),
 		cmocka_unit_test(test_instance),
 		cmocka_unit_test(test_unicast_edges),
 		cmocka_unit_test(test_edges),

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pqueue.h - a verdict-policy queue ("queue N policy ..." in srv6d.conf,
+ * docs/REINJECTION.md): one thread per queue that runs no SRv6 behavior and
+ * gives every packet its policy's verdict, recording what it saw.
+ *
+ * Exactly one verdict per packet id, on every path:
+ *   accept [mark M]   NF_ACCEPT (mark set when configured)
+ *   drop              NF_DROP
+ *   repeat [mark M]   NF_REPEAT with the packet's mark | M; a packet already
+ *                     carrying every bit of M gets NF_ACCEPT (the guard).
+ *                     Without M the packet loops until the steering rule
+ *                     stops matching it.
+ *   requeue Q         NF_QUEUE to Q (no bypass: the kernel drops it when
+ *                     nobody listens on Q)
+ *   hold              no verdict until srv6_pq_release(): NF_ACCEPT then
+ *   delay D           NF_ACCEPT once D has passed (checked every
+ *                     SRV6_PQ_TICK_MS; srv6_pq_release() releases early)
+ *   stop (SIGTERM)    what is readable gets its policy's verdict, except
+ *                     hold and delay: NF_ACCEPT at once; every held or
+ *                     delayed packet gets NF_ACCEPT; then the caller unbinds
+ *                     (the kernel drops what arrived after the drain)
+ *   not parseable     NF_DROP (nfq.c)
+ * Held and delayed packets wait in the kernel's queue and count against
+ * queue-maxlen (the kernel's queue_total); past it the kernel drops (or,
+ * with fail-open, accepts) new packets.  A verdict for a packet the kernel
+ * flushed meanwhile (its device went down, the hook went away) comes back
+ * as a netlink error: counted (late), never fatal.
+ *
+ * Threading: start/stop/release/show from the control thread; the queue's
+ * socket belongs to the queue's thread; the held list and the records are
+ * under pq->lock.
+ */
+#ifndef SRV6D_PQUEUE_H
+#define SRV6D_PQUEUE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "conf.h"
+#include "ctl.h"
+#include "nfq.h"
+
+#define SRV6_PQ_TICK_MS    20      /* receive timeout: delay and release resolution */
+#define SRV6_PQ_RECENT     16      /* records of the last packets kept */
+#define SRV6_PQ_SUMMARY    160
+
+/** One packet as the queue saw it. */
+struct srv6_pq_rec {
+	uint32_t id;
+	uint8_t hook;                   /* NF_INET_* */
+	uint8_t family;                 /* AF_INET6 / AF_INET / 0 */
+	uint32_t indev, outdev;         /* ifindex, 0 none */
+	uint32_t mark;
+	uint32_t len;
+	uint64_t t_ms;                  /* CLOCK_MONOTONIC at arrival */
+	char summary[SRV6_PQ_SUMMARY];  /* "2001:db8::1 > fc00::1 srh sl 1/2 nh udp" */
+};
+
+struct srv6_pq_stats {
+	uint64_t packets;               /* received (each gets one verdict) */
+	uint64_t accepted, dropped, repeated, requeued;
+	uint64_t guarded;               /* repeat: mark already set, accepted */
+	uint64_t held;                  /* entered the held list (hold, delay) */
+	uint64_t released;              /* left it with NF_ACCEPT */
+	uint64_t late;                  /* verdicts the kernel refused (flushed) */
+	uint64_t enobufs;               /* the kernel could not deliver packets */
+};
+
+struct srv6_pq {
+	struct srv6_conf_pqueue cfg;    /* set before srv6_pq_start() */
+	struct srv6_nfq *nfq;           /* opened by the caller, closed by it after stop */
+	/* private */
+	pthread_t thread;
+	bool running;
+	int stop;                       /* atomic */
+	int failed;                     /* atomic: -errno when the thread ended on its own */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct srv6_pq_rec *held;       /* FIFO, oldest first */
+	size_t nheld, cap;
+	uint64_t rel_seq, rel_done;     /* release requests made / served */
+	uint64_t rel_count, rel_last;   /* requested (UINT64_MAX all), released */
+	struct srv6_pq_rec recent[SRV6_PQ_RECENT];
+	uint64_t nrecent;
+	struct srv6_pq_stats st;
+};
+
+/** srv6_pq_start - start @pq's thread (cfg and nfq set).  0 or -errno.  Control thread. */
+int srv6_pq_start(struct srv6_pq *pq);
+
+/**
+ * srv6_pq_stop - stop the thread: drain, then NF_ACCEPT for everything held
+ * or delayed (see above).  The caller closes pq->nfq afterwards.  Control thread.
+ */
+void srv6_pq_stop(struct srv6_pq *pq);
+
+/**
+ * srv6_pq_release - release the @count oldest held or delayed packets
+ * (UINT64_MAX: all) with NF_ACCEPT, and wait (at most 5 s) until the
+ * queue's thread has sent the verdicts.  Returns how many were released, or
+ * -ETIMEDOUT / -ESRCH (thread not running).  Control thread.
+ */
+long srv6_pq_release(struct srv6_pq *pq, uint64_t count);
+
+/**
+ * srv6_pq_show - @pq's policy, counters, the kernel's counters @k (NULL:
+ * none), held packets and recent records (@held) as text or one JSON
+ * object.  Control thread.
+ */
+void srv6_pq_show(struct srv6_pq *pq, FILE *o, bool json, bool held,
+		  const struct srv6_nfq_kstats *k);
+
+/** srv6_pq_failed - 0 while it runs, -errno when its socket became unusable. */
+int srv6_pq_failed(const struct srv6_pq *pq);
+
+/**
+ * srv6_pq_summary - one line for the packet @data/@len of family @family:
+ * addresses, next header, Segments Left/segments of an SRH.  Pure.
+ */
+void srv6_pq_summary(char *buf, size_t len, int family, const uint8_t *data, uint32_t dlen);
+
+#endif

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash
+#
+# tests/reinject/lib.sh - shared part of the reinjection suite
+# (docs/REINJECTION.md).  Sources tests/net/lib.sh (its topology, srv6d
+# helpers and result lines) and adds:
+#
+#   +-------------+        +-------------------------------------+        +-------------+
+#   | $NS_SRC     |        | $NS_RTR   nf_hooks_lwtunnel=1       |        | $NS_DST     |
+#   |        eth0 +--------+ eth0                           eth1 +--------+ eth0        |
+#   | 2001:db8:1::1/64     | kernel seg6local SIDs 2001:db8:5::N |        | 2001:db8:2::2/64
+#   |                      | srv6d: policy queues 10..17,        |        | 192.0.2.2/24
+#   |                      |        steer none (rules: the test) |        |             |
+#   +-------------+        +-------------------------------------+        +-------------+
+#
+#   SID            action                               next hop the behavior looks up
+#   2001:db8:5::1  End                                  2001:db8:2::2 (main, connected)
+#   2001:db8:5::2  End.X nh6 fd00:77::1                 fd00:77::/64 via dst (main)
+#   2001:db8:5::3  End.T table 100                      2001:db8:cc::/64 via dst (table 100)
+#   2001:db8:5::4  End.DX6 nh6 fd00:77::1               fd00:77::/64 via dst
+#   2001:db8:5::5  End.DX4 nh4 192.0.2.2                192.0.2.0/24 (connected)
+#   2001:db8:5::6  End.DT6 table 100                    2001:db8:cc::/64 (table 100)
+#   2001:db8:5::7  End.B6 srh segs 2001:db8:2::2        2001:db8:2::2
+#   2001:db8:5::8  End.B6.Encaps srh segs 2001:db8:2::2 2001:db8:2::2
+#
+# srv6d's policy queues:
+#   10 accept   11 hold   12 drop   13 repeat mark 0x10   14 repeat
+#   15 requeue 10   16 delay 200ms   17 accept mark 0x20
+#
+# MACHINE STATE: net.netfilter.nf_hooks_lwtunnel is global and, once 1, can
+# never be set back to 0 (the kernel refuses with EBUSY).  These tests set
+# it; that is why they run last in CI (tests/check.sh, suite "reinject").
+# Namespaces are named r13-*-PID-RANDOM.
+
+. "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../net/lib.sh"
+RJ_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+NS_SRC="r13-src-$$-$RANDOM"
+NS_RTR="r13-rtr-$$-$RANDOM"
+NS_DST="r13-dst-$$-$RANDOM"
+SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
+SID=2001:db8:5:
+DMESG_BASE=
+
+# rj_require: require_env plus the sysctl and srv6d/srv6ctl built.
+rj_require() {
+	require_env
+	[ -e /proc/sys/net/netfilter/nf_hooks_lwtunnel ] ||
+		{ echo "SKIP: no net.netfilter.nf_hooks_lwtunnel (CONFIG_NF_HOOKS_LWTUNNEL?)"; exit $ksft_skip; }
+	[ -x "$SRV6D" ] && [ -x "$SRV6CTL" ] || { echo "SKIP: build srv6d and srv6ctl first"; exit $ksft_skip; }
+	command -v dmesg >/dev/null || { echo "SKIP: dmesg not found"; exit $ksft_skip; }
+}
+
+ctl() { ip netns exec "$NS_RTR" timeout 20 "$SRV6CTL" -S "$TMPD/srv6d.sock" "$@"; }
+# qget Q FIELD: a counter of `srv6ctl -j queue show Q`
+qget() {
+	ctl -j queue show "$1" | "$PY" -c 'import json, sys; print(json.load(sys.stdin)[0][sys.argv[1]])' "$2"
+}
+held_is() { [ "$(qget "$1" held_now)" = "$2" ]; }
+qpackets_ge() { [ "$(qget "$1" packets)" -ge "$2" ]; }
+
+# snmp6 NAME: a counter of rtr's /proc/net/snmp6
+snmp6() { in_rtr awk -v n="$1" '$1 == n {print $2}' /proc/net/snmp6; }
+# sidpkts SID: the seg6local route's packets counter (`count`)
+sidpkts() { in_rtr ip -s -6 route show "$1" | sed -n 's/.* packets \([0-9]*\) .*/\1/p'; }
+
+# hook CHAIN Q [MATCH...]: the only NFQUEUE rule of the test: mangle CHAIN
+# (INPUT, FORWARD, POSTROUTING...) to queue Q; "hook off" removes it.
+hook() {
+	local c
+	for c in PREROUTING INPUT FORWARD OUTPUT POSTROUTING; do in_rtr ip6tables -t mangle -F "$c"; done
+	in_rtr iptables -t mangle -F PREROUTING
+	[ "$1" = off ] && return 0
+	local chain=$1 q=$2; shift 2
+	in_rtr ip6tables -t mangle -A "$chain" "$@" -j NFQUEUE --queue-num "$q"
+}
+
+# send CASE CAPS [WANT [TIMEOUT]]: send rj_pkts CASE from src, print RX/IC
+# lines seen at CAPS ("dst", "src", "both").
+send() {
+	local caps
+	case "$2" in
+	dst) caps="$NS_DST:eth0" ;; src) caps="$NS_SRC:eth0" ;; both) caps="$NS_DST:eth0,$NS_SRC:eth0" ;;
+	esac
+	"$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$caps" \
+		--hex "$("$PY" "$RJ_DIR/rj_pkts.py" "$1")" --want "${3:-1}" --timeout "${4:-3}" \
+		${RJ_READY:+--ready "$RJ_READY"}
+}
+
+# rj_conf: srv6d.conf of the suite (plus the lines of $RJ_EXTRA_CONF).
+rj_conf() {
+	cat <<EOC
+queue 9
+steer none
+control-socket $TMPD/srv6d.sock
+queue 10 policy accept
+queue 11 policy hold
+queue 12 policy drop
+queue 13 policy repeat mark 0x10
+queue 14 policy repeat
+queue 15 policy requeue 10
+queue 16 policy delay 200ms
+queue 17 policy accept mark 0x20
+EOC
+	[ -z "${RJ_EXTRA_CONF:-}" ] || printf '%s\n' "$RJ_EXTRA_CONF"
+}
+
+# rj_sids: the kernel's seg6local routes of the table above (re)installed.
+rj_sids() {
+	local e
+	for e in "1 End" "2 End.X nh6 fd00:77::1" "3 End.T table 100" "4 End.DX6 nh6 fd00:77::1" \
+		 "5 End.DX4 nh4 192.0.2.2" "6 End.DT6 table 100" "7 End.B6 srh segs 2001:db8:2::2" \
+		 "8 End.B6.Encaps srh segs 2001:db8:2::2"; do
+		# shellcheck disable=SC2086
+		in_rtr ip -6 route replace "$SID:${e%% *}/128" encap seg6local action ${e#* } count \
+			dev "$RTR_IF_SRC" || return 1
+	done
+}
+
+# rj_sids_del: the seg6local routes removed (before srv6d starts again).
+rj_sids_del() {
+	local n
+	for n in 1 2 3 4 5 6 7 8; do in_rtr ip -6 route del "$SID:$n/128" 2>/dev/null; done
+	return 0
+}
+
+# rj_routes: what the behaviors look up, (re)installed.
+rj_routes() {
+	in_rtr ip -6 route replace fd00:77::/64 via $DST_ADDR dev "$RTR_IF_DST" &&
+	in_rtr ip -6 route replace 2001:db8:cc::/64 via $DST_ADDR dev "$RTR_IF_DST" table 100
+}
+
+# rj_setup: topology, IPv4 on rtr-dst, sysctls, srv6d, then the SIDs
+# (srv6d starts before any seg6local route exists: see docs/REINJECTION.md,
+# libnl's route dump fails on them).
+rj_setup() {
+	DMESG_BASE=$(dmesg | wc -l)
+	topo_create || return 1
+	in_rtr sysctl -qw net.netfilter.nf_hooks_lwtunnel=1 net.ipv4.conf.all.forwarding=1 \
+		net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 >/dev/null || return 1
+	ip -n "$NS_RTR" addr add 192.0.2.1/24 dev "$RTR_IF_DST"
+	ip -n "$NS_DST" addr add 192.0.2.2/24 dev eth0
+	ip -n "$NS_RTR" neigh replace 192.0.2.2 lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+	ip -n "$NS_DST" route add default via 192.0.2.1
+	# dst answers plain UDP with Port Unreachable (nothing listens): only
+	# rtr's ICMP errors are outcomes of the tests
+	in_dst ip6tables -A OUTPUT -p icmpv6 --icmpv6-type port-unreachable -j DROP
+	rj_routes || return 1
+	rj_conf >"$TMPD/srv6d.conf"
+	srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" || return 1
+	wait_until 5 test -S "$TMPD/srv6d.sock" || return 1
+	rj_sids
+}
+
+# dmesg_clean: no WARN/BUG/RCU/refcount/"waiting for" line since rj_setup.
+dmesg_clean() {
+	local bad
+	bad=$(dmesg | tail -n +"$((DMESG_BASE + 1))" |
+	      grep -E 'WARNING:|BUG:|refcount_t|rcu_sched|RCU|suspicious RCU|unregister_netdevice: waiting|list_del corruption|general protection' |
+	      head -5)
+	[ -z "$bad" ] || { echo "$bad" | sed 's/^/#   /'; return 1; }
+}
