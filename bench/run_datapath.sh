@@ -29,6 +29,14 @@
 #   VM's vCPUs, so the figure measures capacity more than jitter), OUT (also
 #   append the table here), SEARCH=0 (skip the throughput search: CPU cost
 #   trials only, quick enough to repeat many times).
+#   PLACE=onecore: the per-packet cost method of issue 14 instead (see
+#   onecore_main below): MODES then also accept fwd (kernel IPv6 forward of
+#   the same packets, no SID), end (bench/nfq_end, the minimal consumer
+#   doing End itself) and srv6d-plain (srv6d under `steer none` with the
+#   references' one NFQUEUE rule: srv6d's code without its chain); default
+#   modes: fwd kernel floor floorp end srv6d srv6d-inject.
+#   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
+#   DIR/perf.MODE.data (the last round's).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -40,13 +48,18 @@ COST_RATE=${COST_RATE:-100000}
 QMAXLEN=${QMAXLEN:-4096}
 SEARCH=${SEARCH:-1}
 REPEAT=${REPEAT:-1}
-MODES=${*:-kernel floor floor1 floorp srv6d}
+PLACE=${PLACE:-split}
+if [ "$PLACE" = onecore ]; then
+	MODES=${*:-fwd kernel floor floorp end srv6d srv6d-inject}
+else
+	MODES=${*:-kernel floor floor1 floorp srv6d}
+fi
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 4; }
 for t in ip ip6tables taskset; do
 	command -v $t >/dev/null || { echo "SKIP: $t missing"; exit 4; }
 done
-for b in srv6_blast nfq_floor; do
+for b in srv6_blast nfq_floor nfq_end; do
 	[ -x "$BUILD/bench/$b" ] || { echo "missing $BUILD/bench/$b (make BUILD=... all)"; exit 1; }
 done
 
@@ -88,7 +101,8 @@ setup() {
 	# CPU 0 generates; all of the router's work (its receive softirq via
 	# RPS, and the queue consumer) runs on CPU 1.  Generator and consumer run
 	# SCHED_FIFO so other load on the machine disturbs the run less.
-	ip netns exec "$NS_RTR" sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+	[ "$PLACE" = onecore ] ||
+		ip netns exec "$NS_RTR" sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
 	# (dst receives on the CPU that forwards: its raw DROP is cheap)
 	ip netns exec "$NS_DST" ip6tables -t raw -A PREROUTING -j DROP
 }
@@ -225,6 +239,7 @@ run_mode() {
 		queue-maxlen $QMAXLEN
 		steer auto
 		cpu-affinity 1
+		control-socket none
 		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
 		sid fc00:ff::1 action End
 		EOF
@@ -237,6 +252,154 @@ run_mode() {
 		;;
 	esac
 }
+
+# ---------------------------------------------------------------------------
+# PLACE=onecore: everything on CPU 1 (generator, rtr's receive softirq, which
+# runs in the generator's sendmmsg with RPS off, the consumer, dst's drop),
+# generator unpaced and yielding after each 32-packet burst, generator and
+# consumer SCHED_FIFO 10 (same priority: the yield hands the CPU to the
+# consumer).  For each repetition every mode runs in a fresh set of
+# namespaces (the kernel never clears a namespace's custom-rules flag once
+# an ip rule was added, so srv6d's rules must not leak into the next case),
+# and so does a baseline, "gen+drop": the same generator with rtr dropping
+# everything in raw PREROUTING.  Router cost per packet:
+#   ns = 1e9 / delivered_pps - 1e9 / gendrop_pps
+# and packets per core = 1e9 / ns.  Ratios are to the same round's figures.
+# ---------------------------------------------------------------------------
+oc_blast() { # -> "sent_pps"
+	ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64 |
+		awk '{ print $6 }'
+}
+oc_trial() { # oc_trial MODE -> "sent_pps rx_pps"
+	local before after out secs ppid=
+	before=$(rx_dst)
+	if [ -n "${PERF_DIR:-}" ]; then
+		perf record -q -a -C 1 -g -o "$PERF_DIR/perf.$1.data" >/dev/null 2>&1 &
+		ppid=$!
+		sleep 2   # perf's start-up (symbol tables) must not miss the trial
+	fi
+	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
+	[ -n "$ppid" ] && kill -INT "$ppid" && wait "$ppid"
+	drained
+	after=$(rx_dst)
+	secs=$(echo "$out" | awk '{print $4}')
+	echo "$out" | awk -v r=$((after - before)) -v t="$secs" '{ printf "%.0f %.0f\n", $6, r / t }'
+}
+oc_rules() { ip -n "$NS_RTR" -6 rule show | grep -vc -e '^0:.*lookup local' -e '^32766:' -e '^32767:'; }
+oc_start() { # oc_start CMD... in rtr, pinned to CPU 1, SCHED_FIFO 10
+	ip netns exec "$NS_RTR" chrt -f 10 taskset -c 1 "$@" >"$TMPD/bg.out" 2>&1 &
+	BGPID=$!
+	sleep 0.5
+}
+oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
+	local m=$1 res rules=0
+	setup
+	case $m in
+	gendrop)
+		R ip6tables -t raw -A PREROUTING -j DROP
+		res="$(oc_blast) 0"; set -- $res; res="$1 $1"
+		;;
+	fwd)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
+		res=$(oc_trial $m)
+		;;
+	kernel)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
+		res=$(oc_trial $m)
+		;;
+	floor|floor1|floorp|end)
+		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		case $m in
+		floor)  oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" ;;
+		floor1) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -1 ;;
+		floorp) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -p ;;
+		end)    # End rewrites the DA: no kernel route for the SID needed
+			ip -n "$NS_RTR" -6 route del fc00:ff::/64
+			oc_start "$BUILD/bench/nfq_end" -q 0 -m "$QMAXLEN" ;;
+		esac
+		res=$(oc_trial $m)
+		stop_bg
+		echo "    $m: $(cat "$TMPD/bg.out")" >&2
+		;;
+	srv6d|srv6d-inject|srv6d-plain)
+		ip -n "$NS_RTR" -6 route del fc00:ff::/64
+		# srv6d-plain: steer none and the references' single rule
+		# instead of srv6d's chain (the cost of the chain)
+		[ "$m" = srv6d-plain ] &&
+			R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen $QMAXLEN
+		steer $([ "$m" = srv6d-plain ] && echo none || echo auto)
+		cpu-affinity 1
+		control-socket none
+		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
+		sid fc00:ff::1 action End
+		EOF
+		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		rules=$(oc_rules)
+		res=$(oc_trial $m)
+		stop_bg
+		;;
+	esac
+	for n in $NS_SRC $NS_RTR $NS_DST; do ip netns del "$n" 2>/dev/null; done
+	set -- $res
+	echo "$2 $1 $rules"
+}
+# median / min / max of the numbers on stdin, "min med max"
+oc_stats() { sort -n | awk '{ l[NR] = $1 } END { printf "%.0f %.0f %.0f", l[1], l[int((NR + 1) / 2)], l[NR] }'; }
+# oc_ratio "REF ns per round" "MODE ns per round" -> "min med max" of the
+# per-round packets-per-core ratios (REF ns / MODE ns)
+oc_ratio() {
+	paste -d' ' <(echo $1 | tr ' ' '\n') <(echo $2 | tr ' ' '\n') |
+		awk 'NF == 2 && $2 > 0 { print $1 / $2 }' | sort -n |
+		awk '{ l[NR] = $1 } END { if (NR) printf "%.2f %.2f %.2f", l[1], l[int((NR + 1) / 2)], l[NR]; else printf "- - -" }'
+}
+onecore_main() {
+	local rep m res gd d ns order
+	declare -A NS_ALL
+	for ((rep = 1; rep <= REPEAT; rep++)); do
+		res=$(oc_mode gendrop); set -- $res; gd=$1
+		echo "== round $rep: gen+drop $((gd / 1000)) kpps, load $(cut -d' ' -f1 /proc/loadavg)" >&2
+		# odd rounds in the given order, even rounds reversed: no mode
+		# always runs first or last after the baseline
+		order=$MODES
+		[ $((rep % 2)) -eq 0 ] && order=$(echo $MODES | tr ' ' '\n' | tac | tr '\n' ' ')
+		for m in $order; do
+			res=$(oc_mode "$m"); set -- $res; d=$1
+			ns=$(awk -v d="$d" -v g="$gd" 'BEGIN { printf "%.0f", (d > 0 ? 1e9 / d - 1e9 / g : 0) }')
+			echo "    $m: delivered $((d / 1000)) kpps of $(($2 / 1000)) sent, router $ns ns/pkt, srv6d ip rules $3" >&2
+			NS_ALL[$m]="${NS_ALL[$m]:-} $ns"
+			[ "$m" = srv6d ] && RULES=$3
+		done
+	done
+	{
+	echo "Onecore router cost per packet ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, 2-segment SRH, ${DUR}s trials, $REPEAT rounds, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg), nf_hooks_lwtunnel=$(cat /proc/sys/net/netfilter/nf_hooks_lwtunnel 2>/dev/null || echo absent), srv6d ip rules present in its case: ${RULES:-n/a}, fresh namespaces per case)"
+	printf '%-13s %22s %10s %10s %10s %12s\n' mode "ns/pkt min/med/max" "kpps/core" "/kernel" "/end" "/end rounds"
+	for m in $MODES; do
+		local st ratio_k ratio_e
+		st=$(echo ${NS_ALL[$m]} | tr ' ' '\n' | oc_stats)
+		ratio_k=$(oc_ratio "${NS_ALL[kernel]:-}" "${NS_ALL[$m]}")
+		ratio_e=$(oc_ratio "${NS_ALL[end]:-}" "${NS_ALL[$m]}")
+		set -- $st
+		printf '%-13s %22s %10s %10s %10s %12s\n' "$m" "$1/$2/$3" \
+			"$(awk -v n="$2" 'BEGIN { printf "%.0f", (n > 0 ? 1e6 / n : 0) }')" \
+			"$(echo $ratio_k | awk '{ print $2 }')" "$(echo $ratio_e | awk '{ print $2 }')" \
+			"$(echo $ratio_e | awk '{ print $1 "-" $3 }')"
+	done
+	echo "(ns/pkt = 1e9/delivered - 1e9/(generator + ingress drop), same round; kpps/core = 1e6/median ns;"
+	echo " /kernel, /end = median over rounds of that round's packets-per-core ratio (reference ns / mode ns); rounds = min-max)"
+	for m in $MODES; do echo "$m ns/pkt per round:${NS_ALL[$m]}"; done
+	} | tee -a "${OUT:-/dev/null}"
+}
+
+if [ "$PLACE" = onecore ]; then
+	onecore_main
+	exit 0
+fi
 
 setup
 for ((rep = 1; rep <= REPEAT; rep++)); do

@@ -7,8 +7,10 @@
  * bucket on CLOCK_MONOTONIC.  The UDP source port varies over -F flows.
  *
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
- *              [-l PAYLOAD] [-F FLOWS] [-c CPU]
+ *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y]
  *
+ * -y: sched_yield() after each burst, so a consumer pinned to the same CPU
+ * (bench/run_datapath.sh PLACE=onecore) runs between bursts.
  * SEG1 is the first segment (the packet's destination), the last one the
  * final destination; Segments Left = nsegs - 1.  -r 0 sends as fast as it can.
  * Prints "sent N seconds T pps P".
@@ -70,10 +72,10 @@ int main(int argc, char **argv)
 	unsigned long long sent = 0;
 	uint8_t dmac[6], *p;
 	size_t len, srh_len, udp_off;
-	int fd, opt, one = 1, cpu = -1;
+	int fd, opt, one = 1, cpu = -1, yield = 0;
 	double t0, t, tokens = 0, last;
 
-	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:y")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'M': mac = optarg; break;
@@ -84,6 +86,7 @@ int main(int argc, char **argv)
 		case 'l': payload = (unsigned int)atoi(optarg); break;
 		case 'F': flows = (unsigned int)atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
+		case 'y': yield = 1; break;
 		default: goto usage;
 		}
 	}
@@ -212,6 +215,8 @@ int main(int argc, char **argv)
 			perror("sendmmsg");
 			return 1;
 		}
+		if (yield)
+			sched_yield();
 	}
 	t = now() - t0;
 	printf("sent %llu seconds %.3f pps %.0f\n", sent, t, (double)sent / t);
@@ -219,6 +224,6 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr, "usage: srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] "
-		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU]\n");
+		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y]\n");
 	return 2;
 }
