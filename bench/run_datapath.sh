@@ -20,8 +20,10 @@
 #   fc00:2::2)+UDP          (what the floor accepts unchanged)
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
-#   MODES: kernel floor floor1 floorp srv6d srv6d-inject (default: the first
-#   five; srv6d runs `egress verdict`, srv6d-inject `egress inject`)
+#   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
+#   (default: the first five; srv6d runs `egress verdict`, srv6d-inject
+#   `egress inject`; ovl and ovl-napi measure goodput under overload, see
+#   run_ovl below)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
 #   LOSS (max loss in percent, 0.5), COST_RATE (pps of the CPU-cost trial,
 #   100000), REPEAT (runs of every mode, 1), QMAXLEN (NFQUEUE queue length of
@@ -206,11 +208,69 @@ stop_bg() {
 	BGPID=
 }
 
+# ---------------------------------------------------------------------------
+# Overload (split placement), modes ovl and ovl-napi: srv6d End, throughput
+# at <= LOSS, then goodput when offering 2x and 5x that rate.
+#   ovl:      the defaults: rtr's receive softirq on CPU 1 (RPS), the worker
+#             SCHED_OTHER on CPU 1 (worker-sched other).
+#   ovl-napi: rtr's ingress veth in threaded NAPI mode (GRO on, which gives
+#             veth a NAPI context; `threaded` 1; RPS off), its NAPI thread
+#             pinned to CPU 1, the worker `worker-sched fifo 10` on CPU 1.
+# ---------------------------------------------------------------------------
+napi_on() {
+	R "$PY" "$PWD/bench/veth_gro.py" veth1 1 &&
+		R sh -c 'echo 0 > /sys/class/net/veth1/queues/rx-0/rps_cpus; echo 1 > /sys/class/net/veth1/threaded'
+	local p
+	# the newest one: kernel threads have no namespace, other veth1s exist
+	p=$(pgrep -n '^napi/veth1-') && taskset -pc 1 "$p" >/dev/null
+}
+napi_off() {
+	R sh -c 'echo 0 > /sys/class/net/veth1/threaded; echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+	R "$PY" "$PWD/bench/veth_gro.py" veth1 0
+}
+PY=${PY:-/usr/bin/python3}
+declare -A OVL2 OVL5
+run_ovl() { # run_ovl MODE
+	local m=$1 rate r2 r5
+	R ip -6 route del fc00:ff::/64
+	if [ "$m" = ovl-napi ]; then
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
+	fi
+	cat >"$TMPD/srv6d.conf" <<-EOF
+	queue 0
+	queue-maxlen $QMAXLEN
+	steer auto
+	cpu-affinity 1
+	control-socket none
+	egress verdict
+	worker-sched $([ "$m" = ovl-napi ] && echo fifo 10 || echo other)
+	sid fc00:ff::1 action End
+	EOF
+	# no chrt: the worker's policy is the conf's
+	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" >"$TMPD/bg.out" 2>&1 &
+	BGPID=$!
+	sleep 1
+	RES[$m]=$(search)
+	set -- ${RES[$m]}; rate=${1%.*}
+	r2=$(trial $((rate * 2))); r5=$(trial $((rate * 5)))
+	echo "    2x: offered/rx/loss/cpu1 $r2   5x: $r5" >&2
+	set -- $r2; OVL2[$m]="${OVL2[$m]:-}${OVL2[$m]:+ }$1:$2"
+	set -- $r5; OVL5[$m]="${OVL5[$m]:-}${OVL5[$m]:+ }$1:$2"
+	stop_bg
+	echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | tr '\n' ';')" >&2
+	[ "$m" = ovl-napi ] && napi_off
+	R ip -6 route add fc00:ff::/64 via fc00:2::2
+}
+
 declare -A RES ALL COST CALL
 run_mode() {
 	local m=$1
 	echo "== $m" >&2
 	case $m in
+	ovl|ovl-napi)
+		run_ovl "$m"
+		COST[$m]=-
+		;;
 	kernel)
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		RES[$m]=$(search_if)
@@ -433,6 +493,12 @@ done
 	done
 	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share;"
 	echo " ns/pkt = CPU 1 busy time per packet forwarded at $COST_RATE pps offered, median of the runs)"
+	for m in $MODES; do
+		case $m in ovl|ovl-napi) ;; *) continue ;; esac
+		set -- ${RES[$m]:-0 0 0}
+		echo "$m: rate at <= ${LOSS}% loss $(awk -v v="$1" 'BEGIN { printf "%.0f", v / 1000 }') kpps (median);" \
+			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}"
+	done
 	[ "$REPEAT" -gt 1 ] && for m in $MODES; do
 		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')  ns/pkt: ${CALL[$m]}"
 	done
