@@ -37,6 +37,8 @@
 #   doing End itself) and srv6d-plain (srv6d under `steer none` with the
 #   references' one NFQUEUE rule: srv6d's code without its chain); default
 #   modes: fwd kernel floor floorp end srv6d srv6d-inject.
+#   SRV6D_BASE=BINARY (onecore): mode srv6d-base runs srv6d's case with
+#   another srv6d binary (a before/after comparison in the same run).
 #   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
 #   DIR/perf.MODE.data (the last round's).
 set -u
@@ -398,7 +400,7 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		stop_bg
 		echo "    $m: $(cat "$TMPD/bg.out")" >&2
 		;;
-	srv6d|srv6d-inject|srv6d-plain)
+	srv6d|srv6d-inject|srv6d-plain|srv6d-base)
 		ip -n "$NS_RTR" -6 route del fc00:ff::/64
 		# srv6d-plain: steer none and the references' single rule
 		# instead of srv6d's chain (the cost of the chain)
@@ -413,7 +415,8 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
 		sid fc00:ff::1 action End
 		EOF
-		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		oc_start "$([ "$m" = srv6d-base ] && echo "${SRV6D_BASE:?}" || echo "$BUILD/srv6d")" \
+			-f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
 		sleep 0.5
 		rules=$(oc_rules)
 		res=$(oc_trial $m)
