@@ -36,7 +36,11 @@
 #   the same packets, no SID), end (bench/nfq_end, the minimal consumer
 #   doing End itself) and srv6d-plain (srv6d under `steer none` with the
 #   references' one NFQUEUE rule: srv6d's code without its chain); default
-#   modes: fwd kernel floor floorp end srv6d srv6d-inject.
+#   modes: fwd kernel floor floorp end srv6d srv6d-inject.  fwd-srv6d: fwd
+#   while srv6d runs with an End.X SID elsewhere (its chain and next-hop
+#   context rules present: what srv6d's presence costs non-SRv6 traffic);
+#   fwd-chain: the same with an End SID (the chain only, no ip rule);
+#   fwd-rule1: fwd with one unrelated ip rule and no srv6d.
 #   SRV6D_BASE=BINARY (onecore): mode srv6d-base runs srv6d's case with
 #   another srv6d binary (a before/after comparison in the same run).
 #   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
@@ -382,6 +386,31 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
 		res=$(oc_trial $m)
 		;;
+	fwd-rule1)
+		# fwd with one unrelated custom ip rule: the kernel leaves its
+		# no-custom-rules fast path (what any rule costs, srv6d's or not)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
+		ip -n "$NS_RTR" -6 rule add pref 500 fwmark 0x1234 lookup 100
+		res=$(oc_trial $m)
+		;;
+	fwd-srv6d|fwd-chain)
+		# kernel forward of the same (non-SID) traffic while srv6d runs
+		# with a SID elsewhere: its chain (every packet jumps into it)
+		# and, for fwd-srv6d (End.X: a next-hop context), its ip rules
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		steer auto
+		cpu-affinity 1
+		control-socket none
+		sid fc00:ee::1 action $([ "$m" = fwd-srv6d ] && echo "End.X nh6 fc00:2::2" || echo End)
+		EOF
+		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		rules=$(oc_rules)
+		res=$(oc_trial $m)
+		stop_bg
+		;;
 	kernel)
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		res=$(oc_trial $m)
@@ -465,10 +494,11 @@ onecore_main() {
 			NS_ALL[$m]="${NS_ALL[$m]:-} $ns"
 			CNS_ALL[$m]="${CNS_ALL[$m]:-} $cns"
 			[ "$m" = srv6d ] && RULES=$3
+			[ "$m" = fwd-srv6d ] && RULES_FWD=$3
 		done
 	done
 	{
-	echo "Onecore router cost per packet ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, 2-segment SRH, ${DUR}s trials, $REPEAT rounds, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg), nf_hooks_lwtunnel=$(cat /proc/sys/net/netfilter/nf_hooks_lwtunnel 2>/dev/null || echo absent), srv6d ip rules present in its case: ${RULES:-n/a}, fresh namespaces per case)"
+	echo "Onecore router cost per packet ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, 2-segment SRH, ${DUR}s trials, $REPEAT rounds, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg), nf_hooks_lwtunnel=$(cat /proc/sys/net/netfilter/nf_hooks_lwtunnel 2>/dev/null || echo absent), srv6d ip rules present in its case: ${RULES:-n/a}, in fwd-srv6d's: ${RULES_FWD:-n/a}, fresh namespaces per case)"
 	printf '%-13s | %18s %9s %7s %5s %11s | %18s %9s %7s %5s %11s\n' mode \
 		"wall ns min/med/max" "kpps/core" /kernel /end "/end rounds" \
 		"CPU ns min/med/max" "kpps/core" /kernel /end "/end rounds"
