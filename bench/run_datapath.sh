@@ -34,9 +34,10 @@
 #   PLACE=onecore: the per-packet cost method of issue 14 instead (see
 #   onecore_main below): MODES then also accept fwd (kernel IPv6 forward of
 #   the same packets, no SID), end (bench/nfq_end, the minimal consumer
-#   doing End itself) and srv6d-plain (srv6d under `steer none` with the
+#   doing End itself), floorb (nfq_floor -b: one NFQNL_MSG_VERDICT_BATCH per
+#   receive) and srv6d-plain (srv6d under `steer none` with the
 #   references' one NFQUEUE rule: srv6d's code without its chain); default
-#   modes: fwd kernel floor floorp end srv6d srv6d-inject.  fwd-srv6d: fwd
+#   modes: fwd kernel floor floorb floorp end srv6d srv6d-inject.  fwd-srv6d: fwd
 #   while srv6d runs with an End.X SID elsewhere (its chain and next-hop
 #   context rules present: what srv6d's presence costs non-SRv6 traffic);
 #   fwd-chain: the same with an End SID (the chain only, no ip rule);
@@ -58,7 +59,7 @@ SEARCH=${SEARCH:-1}
 REPEAT=${REPEAT:-1}
 PLACE=${PLACE:-split}
 if [ "$PLACE" = onecore ]; then
-	MODES=${*:-fwd kernel floor floorp end srv6d srv6d-inject}
+	MODES=${*:-fwd kernel floor floorb floorp end srv6d srv6d-inject}
 else
 	MODES=${*:-kernel floor floor1 floorp srv6d}
 fi
@@ -415,10 +416,11 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		res=$(oc_trial $m)
 		;;
-	floor|floor1|floorp|end)
+	floor|floor1|floorp|floorb|end)
 		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		case $m in
 		floor)  oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" ;;
+		floorb) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -b ;;
 		floor1) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -1 ;;
 		floorp) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -p ;;
 		end)    # End rewrites the DA: no kernel route for the SID needed
