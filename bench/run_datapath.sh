@@ -21,9 +21,10 @@
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
 #   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
+#   lat-kernel lat-srv6d
 #   (default: the first five; srv6d runs `egress verdict`, srv6d-inject
 #   `egress inject`; ovl and ovl-napi measure goodput under overload, see
-#   run_ovl below)
+#   run_ovl below; lat-* the one-way delay at LAT_RATE, see lat_run)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
 #   LOSS (max loss in percent, 0.5), COST_RATE (pps of the CPU-cost trial,
 #   100000), REPEAT (runs of every mode, 1), QMAXLEN (NFQUEUE queue length of
@@ -269,11 +270,58 @@ run_ovl() { # run_ovl MODE
 	R ip -6 route add fc00:ff::/64 via fc00:2::2
 }
 
+# ---------------------------------------------------------------------------
+# Added latency (split placement), modes lat-kernel and lat-srv6d: End at
+# LAT_RATE pps (default 50000, about half of srv6d's loss-free rate here),
+# srv6_blast -T stamping each burst with CLOCK_REALTIME, bench/lat_sink on
+# dst's veth3 reading the kernel's receive timestamp: one-way delay
+# percentiles through rtr (generator send path and dst's receive included,
+# the same for both modes; -T sends one packet per call).
+# ---------------------------------------------------------------------------
+LAT_RATE=${LAT_RATE:-50000}
+declare -A LAT
+lat_run() { # lat_run MODE
+	local m=$1 out
+	ip netns exec "$NS_DST" "$BUILD/bench/lat_sink" -i veth3 -o 102 -t $((DUR + 2)) >"$TMPD/lat.out" 2>&1 &
+	local spid=$!
+	sleep 0.5
+	ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$LAT_RATE" -t "$DUR" -c 0 -F 64 -T >/dev/null
+	wait "$spid"
+	out=$(grep '^packets' "$TMPD/lat.out")
+	echo "    $m at $LAT_RATE pps: $out" >&2
+	LAT[$m]="${LAT[$m]:-}${LAT[$m]:+;}$out"
+}
+
 declare -A RES ALL COST CALL
 run_mode() {
 	local m=$1
 	echo "== $m" >&2
 	case $m in
+	lat-kernel)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
+		lat_run "$m"
+		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
+		RES[$m]="0 0 0"; COST[$m]=-
+		;;
+	lat-srv6d)
+		R ip -6 route del fc00:ff::/64
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen $QMAXLEN
+		steer auto
+		cpu-affinity 1
+		control-socket none
+		egress verdict
+		sid fc00:ff::1 action End
+		EOF
+		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		lat_run "$m"
+		stop_bg
+		R ip -6 route add fc00:ff::/64 via fc00:2::2
+		RES[$m]="0 0 0"; COST[$m]=-
+		;;
 	ovl|ovl-napi)
 		run_ovl "$m"
 		COST[$m]=-
@@ -555,6 +603,18 @@ done
 	done
 	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share;"
 	echo " ns/pkt = CPU 1 busy time per packet forwarded at $COST_RATE pps offered, median of the runs)"
+	for m in $MODES; do
+		case $m in lat-*) ;; *) continue ;; esac
+		echo "$m at $LAT_RATE pps, per run: ${LAT[$m]:-}"
+	done
+	if [ -n "${LAT[lat-kernel]:-}" ] && [ -n "${LAT[lat-srv6d]:-}" ]; then
+		# medians over the runs of p50 and p99, and srv6d's over the kernel's
+		for f in p50_us p99_us; do
+			k=$(echo "${LAT[lat-kernel]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
+			v=$(echo "${LAT[lat-srv6d]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
+			awk -v f=$f -v k="$k" -v v="$v" 'BEGIN { printf "latency %s median of runs: kernel End %s us, srv6d %s us (%.2fx), srv6d added %.1f us\n", f, k, v, (k > 0 ? v / k : 0), v - k }'
+		done
+	fi
 	for m in $MODES; do
 		case $m in ovl|ovl-napi) ;; *) continue ;; esac
 		set -- ${RES[$m]:-0 0 0}
