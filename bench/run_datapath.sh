@@ -21,7 +21,7 @@
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
 #   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
-#   lat-kernel lat-srv6d
+#   lat-kernel lat-end lat-srv6d
 #   (default: the first five; srv6d runs `egress verdict`, srv6d-inject
 #   `egress inject`; ovl and ovl-napi measure goodput under overload, see
 #   run_ovl below; lat-* the one-way delay at LAT_RATE, see lat_run)
@@ -302,6 +302,16 @@ run_mode() {
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		lat_run "$m"
 		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
+		RES[$m]="0 0 0"; COST[$m]=-
+		;;
+	lat-end)
+		R ip -6 route del fc00:ff::/64
+		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		start_bg "$BUILD/bench/nfq_end" -q 0 -c 1 -m "$QMAXLEN"
+		lat_run "$m"
+		stop_bg
+		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		R ip -6 route add fc00:ff::/64 via fc00:2::2
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
 	lat-srv6d)
