@@ -6,12 +6,15 @@
  * messages per sendmsg (or one per sendmsg with -1).  With -p each verdict
  * carries the packet back unchanged as its payload (an iovec pointing at the
  * received bytes, as srv6d does): the floor of a design that rewrites every
- * packet, which is what srv6d's End does.  Same queue settings as
+ * packet, which is what srv6d's End does.  With -b (added for issue 14's
+ * table; the other modes are unchanged) one NFQNL_MSG_VERDICT_BATCH per
+ * receive accepts every packet up to the highest id received.  Same queue
+ * settings as
  * srv6d (copy packet 0xffff, F_GSO off, fail-open off).  Self-contained on
  * purpose: it does not share srv6d's nfq.c, so it measures the NFQUEUE round
  * trip, not srv6d's implementation of it.
  *
- *   nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-p] [-c CPU] [-t SECONDS]
+ *   nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-p] [-b] [-c CPU] [-t SECONDS]
  *
  * Runs until SIGINT/SIGTERM (or -t), then prints
  *   packets N verdicts N sendmsgs N enobufs N
@@ -71,23 +74,24 @@ int main(int argc, char **argv)
 	struct iovec rxiov[BATCH], txiov[BATCH * 3];
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 	unsigned long long packets = 0, verdicts = 0, sendmsgs = 0, enobufs = 0;
-	unsigned int queue = 0, maxlen = 4096, per_send = BATCH, seconds = 0, echo = 0;
+	unsigned int queue = 0, maxlen = 4096, per_send = BATCH, seconds = 0, echo = 0, vbatch = 0;
 	int cpu = -1, opt, fd, rb;
 	struct timeval tv = { .tv_usec = 200000 };
 	struct mnl_socket *nl;
 	struct nlmsghdr *nlh;
 	time_t end;
 
-	while ((opt = getopt(argc, argv, "q:m:1pc:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "q:m:1pbc:t:")) != -1) {
 		switch (opt) {
 		case 'q': queue = (unsigned int)atoi(optarg); break;
 		case 'm': maxlen = (unsigned int)atoi(optarg); break;
 		case '1': per_send = 1; break;
 		case 'p': echo = 1; break;
+		case 'b': vbatch = 1; break;
 		case 'c': cpu = atoi(optarg); break;
 		case 't': seconds = (unsigned int)atoi(optarg); break;
 		default:
-			fprintf(stderr, "usage: nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-p] [-c CPU] [-t SECONDS]\n");
+			fprintf(stderr, "usage: nfq_floor [-q QUEUE] [-m MAXLEN] [-1] [-p] [-b] [-c CPU] [-t SECONDS]\n");
 			return 2;
 		}
 	}
@@ -141,6 +145,7 @@ int main(int argc, char **argv)
 
 	while (!stop && (!end || time(NULL) < end)) {
 		unsigned int nv = 0, niov = 0;
+		uint32_t maxid = 0;
 		int n = recvmmsg(fd, mm, BATCH, MSG_WAITFORONE, NULL);
 
 		if (n < 0) {
@@ -163,6 +168,12 @@ int main(int argc, char **argv)
 					continue;
 				ph = mnl_attr_get_payload(attr[NFQA_PACKET_HDR]);
 				packets++;
+				if (vbatch) {
+					if (ntohl(ph->packet_id) > maxid)
+						maxid = ntohl(ph->packet_id);
+					nv++;
+					continue;
+				}
 				v = nfq_nlmsg_put((char *)vb[nv], NFQNL_MSG_VERDICT, queue);
 				nfq_nlmsg_verdict_put(v, (int)ntohl(ph->packet_id), NF_ACCEPT);
 				if (echo && attr[NFQA_PAYLOAD]) {
@@ -197,6 +208,16 @@ int main(int argc, char **argv)
 					nv = niov = 0;
 				}
 			}
+		}
+		if (nv && vbatch) {
+			struct nlmsghdr *v = nfq_nlmsg_put((char *)vb[0], NFQNL_MSG_VERDICT_BATCH, queue);
+
+			nfq_nlmsg_verdict_put(v, (int)maxid, NF_ACCEPT);
+			if (mnl_socket_sendto(nl, v, v->nlmsg_len) >= 0) {
+				sendmsgs++;
+				verdicts += nv;
+			}
+			nv = 0;
 		}
 		if (nv) {
 			struct msghdr mh = { .msg_name = &sa, .msg_namelen = sizeof(sa),

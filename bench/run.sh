@@ -5,6 +5,8 @@
 #      then hmac_bench: the per-packet cost of the SRH HMAC check
 #   2. run_datapath.sh: End throughput, kernel seg6local vs the NFQUEUE floor
 #      vs srv6d (root only: network namespaces)
+#   3. run_datapath.sh PLACE=onecore: per-packet cost of every case against
+#      the minimal End consumer (issue 14; root only)
 # Environment: BUILD (object dir), CACHE_ARGS (extra cache_bench options),
 # and run_datapath.sh's own (DUR, REPEAT, ...).
 set -u
@@ -21,6 +23,8 @@ echo "== SRH HMAC check, ns per packet"
 if [ "$(id -u)" -eq 0 ]; then
 	echo "== datapath: End throughput at <= 0.5% loss"
 	BUILD="$BUILD" bench/run_datapath.sh || rc=1
+	echo "== datapath: per-packet cost, everything on one core (REPEAT=${REPEAT:-1})"
+	PLACE=onecore BUILD="$BUILD" bench/run_datapath.sh || rc=1
 else
 	echo "== datapath benchmark skipped: needs root (network namespaces)"
 fi

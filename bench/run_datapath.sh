@@ -20,8 +20,11 @@
 #   fc00:2::2)+UDP          (what the floor accepts unchanged)
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
-#   MODES: kernel floor floor1 floorp srv6d srv6d-inject (default: the first
-#   five; srv6d runs `egress verdict`, srv6d-inject `egress inject`)
+#   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
+#   lat-kernel lat-end lat-srv6d
+#   (default: the first five; srv6d runs `egress verdict`, srv6d-inject
+#   `egress inject`; ovl and ovl-napi measure goodput under overload, see
+#   run_ovl below; lat-* the one-way delay at LAT_RATE, see lat_run)
 # Environment: DUR (seconds per trial, default 2), PAYLOAD (UDP bytes, 64),
 #   LOSS (max loss in percent, 0.5), COST_RATE (pps of the CPU-cost trial,
 #   100000), REPEAT (runs of every mode, 1), QMAXLEN (NFQUEUE queue length of
@@ -29,6 +32,21 @@
 #   VM's vCPUs, so the figure measures capacity more than jitter), OUT (also
 #   append the table here), SEARCH=0 (skip the throughput search: CPU cost
 #   trials only, quick enough to repeat many times).
+#   PLACE=onecore: the per-packet cost method of issue 14 instead (see
+#   onecore_main below): MODES then also accept fwd (kernel IPv6 forward of
+#   the same packets, no SID), end (bench/nfq_end, the minimal consumer
+#   doing End itself), floorb (nfq_floor -b: one NFQNL_MSG_VERDICT_BATCH per
+#   receive) and srv6d-plain (srv6d under `steer none` with the
+#   references' one NFQUEUE rule: srv6d's code without its chain); default
+#   modes: fwd kernel floor floorb floorp end srv6d srv6d-inject.  fwd-srv6d: fwd
+#   while srv6d runs with an End.X SID elsewhere (its chain and next-hop
+#   context rules present: what srv6d's presence costs non-SRv6 traffic);
+#   fwd-chain: the same with an End SID (the chain only, no ip rule);
+#   fwd-rule1: fwd with one unrelated ip rule and no srv6d.
+#   SRV6D_BASE=BINARY (onecore): mode srv6d-base runs srv6d's case with
+#   another srv6d binary (a before/after comparison in the same run).
+#   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
+#   DIR/perf.MODE.data (the last round's).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -40,13 +58,18 @@ COST_RATE=${COST_RATE:-100000}
 QMAXLEN=${QMAXLEN:-4096}
 SEARCH=${SEARCH:-1}
 REPEAT=${REPEAT:-1}
-MODES=${*:-kernel floor floor1 floorp srv6d}
+PLACE=${PLACE:-split}
+if [ "$PLACE" = onecore ]; then
+	MODES=${*:-fwd kernel floor floorb floorp end srv6d srv6d-inject}
+else
+	MODES=${*:-kernel floor floor1 floorp srv6d}
+fi
 
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 4; }
 for t in ip ip6tables taskset; do
 	command -v $t >/dev/null || { echo "SKIP: $t missing"; exit 4; }
 done
-for b in srv6_blast nfq_floor; do
+for b in srv6_blast nfq_floor nfq_end; do
 	[ -x "$BUILD/bench/$b" ] || { echo "missing $BUILD/bench/$b (make BUILD=... all)"; exit 1; }
 done
 
@@ -88,7 +111,8 @@ setup() {
 	# CPU 0 generates; all of the router's work (its receive softirq via
 	# RPS, and the queue consumer) runs on CPU 1.  Generator and consumer run
 	# SCHED_FIFO so other load on the machine disturbs the run less.
-	ip netns exec "$NS_RTR" sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+	[ "$PLACE" = onecore ] ||
+		ip netns exec "$NS_RTR" sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
 	# (dst receives on the CPU that forwards: its raw DROP is cheap)
 	ip netns exec "$NS_DST" ip6tables -t raw -A PREROUTING -j DROP
 }
@@ -192,11 +216,126 @@ stop_bg() {
 	BGPID=
 }
 
+# ---------------------------------------------------------------------------
+# Overload (split placement), modes ovl and ovl-napi: srv6d End, throughput
+# at <= LOSS, then goodput when offering 2x and 5x that rate.
+#   ovl:      the defaults: rtr's receive softirq on CPU 1 (RPS), the worker
+#             SCHED_OTHER on CPU 1 (worker-sched other).
+#   ovl-napi: rtr's ingress veth in threaded NAPI mode (GRO on, which gives
+#             veth a NAPI context; `threaded` 1; RPS off), its NAPI thread
+#             pinned to CPU 1, the worker `worker-sched fifo 10` on CPU 1.
+# ---------------------------------------------------------------------------
+napi_on() {
+	R "$PY" "$PWD/bench/veth_gro.py" veth1 1 &&
+		R sh -c 'echo 0 > /sys/class/net/veth1/queues/rx-0/rps_cpus; echo 1 > /sys/class/net/veth1/threaded'
+	local p
+	# the newest one: kernel threads have no namespace, other veth1s exist
+	p=$(pgrep -n '^napi/veth1-') && taskset -pc 1 "$p" >/dev/null
+}
+napi_off() {
+	R sh -c 'echo 0 > /sys/class/net/veth1/threaded; echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+	R "$PY" "$PWD/bench/veth_gro.py" veth1 0
+}
+PY=${PY:-/usr/bin/python3}
+declare -A OVL2 OVL5
+run_ovl() { # run_ovl MODE
+	local m=$1 rate r2 r5
+	R ip -6 route del fc00:ff::/64
+	if [ "$m" = ovl-napi ]; then
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
+	fi
+	cat >"$TMPD/srv6d.conf" <<-EOF
+	queue 0
+	queue-maxlen $QMAXLEN
+	steer auto
+	cpu-affinity 1
+	control-socket none
+	egress verdict
+	worker-sched $([ "$m" = ovl-napi ] && echo fifo 10 || echo other)
+	sid fc00:ff::1 action End
+	EOF
+	# no chrt: the worker's policy is the conf's
+	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" >"$TMPD/bg.out" 2>&1 &
+	BGPID=$!
+	sleep 1
+	RES[$m]=$(search)
+	set -- ${RES[$m]}; rate=${1%.*}
+	r2=$(trial $((rate * 2))); r5=$(trial $((rate * 5)))
+	echo "    2x: offered/rx/loss/cpu1 $r2   5x: $r5" >&2
+	set -- $r2; OVL2[$m]="${OVL2[$m]:-}${OVL2[$m]:+ }$1:$2"
+	set -- $r5; OVL5[$m]="${OVL5[$m]:-}${OVL5[$m]:+ }$1:$2"
+	stop_bg
+	echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | tr '\n' ';')" >&2
+	[ "$m" = ovl-napi ] && napi_off
+	R ip -6 route add fc00:ff::/64 via fc00:2::2
+}
+
+# ---------------------------------------------------------------------------
+# Added latency (split placement), modes lat-kernel and lat-srv6d: End at
+# LAT_RATE pps (default 50000, about half of srv6d's loss-free rate here),
+# srv6_blast -T stamping each burst with CLOCK_REALTIME, bench/lat_sink on
+# dst's veth3 reading the kernel's receive timestamp: one-way delay
+# percentiles through rtr (generator send path and dst's receive included,
+# the same for both modes; -T sends one packet per call).
+# ---------------------------------------------------------------------------
+LAT_RATE=${LAT_RATE:-50000}
+declare -A LAT
+lat_run() { # lat_run MODE
+	local m=$1 out
+	ip netns exec "$NS_DST" "$BUILD/bench/lat_sink" -i veth3 -o 102 -t $((DUR + 2)) >"$TMPD/lat.out" 2>&1 &
+	local spid=$!
+	sleep 0.5
+	ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$LAT_RATE" -t "$DUR" -c 0 -F 64 -T >/dev/null
+	wait "$spid"
+	out=$(grep '^packets' "$TMPD/lat.out")
+	echo "    $m at $LAT_RATE pps: $out" >&2
+	LAT[$m]="${LAT[$m]:-}${LAT[$m]:+;}$out"
+}
+
 declare -A RES ALL COST CALL
 run_mode() {
 	local m=$1
 	echo "== $m" >&2
 	case $m in
+	lat-kernel)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
+		lat_run "$m"
+		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
+		RES[$m]="0 0 0"; COST[$m]=-
+		;;
+	lat-end)
+		R ip -6 route del fc00:ff::/64
+		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		start_bg "$BUILD/bench/nfq_end" -q 0 -c 1 -m "$QMAXLEN"
+		lat_run "$m"
+		stop_bg
+		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		R ip -6 route add fc00:ff::/64 via fc00:2::2
+		RES[$m]="0 0 0"; COST[$m]=-
+		;;
+	lat-srv6d)
+		R ip -6 route del fc00:ff::/64
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen $QMAXLEN
+		steer auto
+		cpu-affinity 1
+		control-socket none
+		egress verdict
+		sid fc00:ff::1 action End
+		EOF
+		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		lat_run "$m"
+		stop_bg
+		R ip -6 route add fc00:ff::/64 via fc00:2::2
+		RES[$m]="0 0 0"; COST[$m]=-
+		;;
+	ovl|ovl-napi)
+		run_ovl "$m"
+		COST[$m]=-
+		;;
 	kernel)
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		RES[$m]=$(search_if)
@@ -225,6 +364,7 @@ run_mode() {
 		queue-maxlen $QMAXLEN
 		steer auto
 		cpu-affinity 1
+		control-socket none
 		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
 		sid fc00:ff::1 action End
 		EOF
@@ -237,6 +377,209 @@ run_mode() {
 		;;
 	esac
 }
+
+# ---------------------------------------------------------------------------
+# PLACE=onecore: everything on CPU 1 (generator, rtr's receive softirq, which
+# runs in the generator's sendmmsg with RPS off, the consumer, dst's drop),
+# generator unpaced and yielding after each 32-packet burst, generator and
+# consumer SCHED_FIFO 10 (same priority: the yield hands the CPU to the
+# consumer).  For each repetition every mode runs in a fresh set of
+# namespaces (the kernel never clears a namespace's custom-rules flag once
+# an ip rule was added, so srv6d's rules must not leak into the next case),
+# and so does a baseline, "gen+drop": the same generator with rtr dropping
+# everything in raw PREROUTING.  Router cost per packet:
+#   ns = 1e9 / delivered_pps - 1e9 / gendrop_pps
+# and packets per core = 1e9 / ns.  Ratios are to the same round's figures.
+# ---------------------------------------------------------------------------
+# oc_cpu PID: user + system seconds of PID (all threads) and of ksoftirqd/1
+# (softirq work deferred there is the router's too)
+oc_cpu() {
+	local k hz
+	hz=$(getconf CLK_TCK)
+	k=$(pgrep -x ksoftirqd/1 | head -1)
+	{ [ -n "$1" ] && cat "/proc/$1/stat" 2>/dev/null; [ -n "$k" ] && cat "/proc/$k/stat"; } |
+		sed 's/.*) //' | awk -v hz="$hz" '{ s += $12 + $13 } END { printf "%.3f", s / hz }'
+}
+oc_blast() { # -> "sent_pps cpu_ns_per_sent"
+	local c0 c1 out
+	c0=$(oc_cpu "")
+	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
+	c1=$(oc_cpu "")
+	echo "$out" | awk -v c0="$c0" -v c1="$c1" '{ printf "%.0f %.0f\n", $6, ($8 + c1 - c0) * 1e9 / $2 }'
+}
+oc_trial() { # oc_trial MODE -> "sent_pps rx_pps cpu_ns_per_delivered"
+	local before after out secs ppid= c0 c1
+	before=$(rx_dst)
+	c0=$(oc_cpu "$BGPID")
+	if [ -n "${PERF_DIR:-}" ]; then
+		perf record -q -a -C 1 -g -o "$PERF_DIR/perf.$1.data" >/dev/null 2>&1 &
+		ppid=$!
+		sleep 2   # perf's start-up (symbol tables) must not miss the trial
+	fi
+	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
+	[ -n "$ppid" ] && kill -INT "$ppid" && wait "$ppid"
+	drained
+	c1=$(oc_cpu "$BGPID")
+	after=$(rx_dst)
+	secs=$(echo "$out" | awk '{print $4}')
+	echo "$out" | awk -v r=$((after - before)) -v t="$secs" -v c0="$c0" -v c1="$c1" \
+		'{ printf "%.0f %.0f %.0f\n", $6, r / t, (r > 0 ? ($8 + c1 - c0) * 1e9 / r : 0) }'
+}
+oc_rules() { ip -n "$NS_RTR" -6 rule show | grep -vc -e '^0:.*lookup local' -e '^32766:' -e '^32767:'; }
+oc_start() { # oc_start CMD... in rtr, pinned to CPU 1, SCHED_FIFO 10
+	ip netns exec "$NS_RTR" chrt -f 10 taskset -c 1 "$@" >"$TMPD/bg.out" 2>&1 &
+	BGPID=$!
+	sleep 0.5
+}
+oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
+	local m=$1 res rules=0
+	setup
+	case $m in
+	gendrop)
+		R ip6tables -t raw -A PREROUTING -j DROP
+		res=$(oc_blast); set -- $res; res="$1 $1 $2"
+		;;
+	fwd)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
+		res=$(oc_trial $m)
+		;;
+	fwd-rule1)
+		# fwd with one unrelated custom ip rule: the kernel leaves its
+		# no-custom-rules fast path (what any rule costs, srv6d's or not)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
+		ip -n "$NS_RTR" -6 rule add pref 500 fwmark 0x1234 lookup 100
+		res=$(oc_trial $m)
+		;;
+	fwd-srv6d|fwd-chain)
+		# kernel forward of the same (non-SID) traffic while srv6d runs
+		# with a SID elsewhere: its chain (every packet jumps into it)
+		# and, for fwd-srv6d (End.X: a next-hop context), its ip rules
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		steer auto
+		cpu-affinity 1
+		control-socket none
+		sid fc00:ee::1 action $([ "$m" = fwd-srv6d ] && echo "End.X nh6 fc00:2::2" || echo End)
+		EOF
+		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		rules=$(oc_rules)
+		res=$(oc_trial $m)
+		stop_bg
+		;;
+	kernel)
+		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
+		res=$(oc_trial $m)
+		;;
+	floor|floor1|floorp|floorb|end)
+		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		case $m in
+		floor)  oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" ;;
+		floorb) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -b ;;
+		floor1) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -1 ;;
+		floorp) oc_start "$BUILD/bench/nfq_floor" -q 0 -m "$QMAXLEN" -p ;;
+		end)    # End rewrites the DA: no kernel route for the SID needed
+			ip -n "$NS_RTR" -6 route del fc00:ff::/64
+			oc_start "$BUILD/bench/nfq_end" -q 0 -m "$QMAXLEN" ;;
+		esac
+		res=$(oc_trial $m)
+		stop_bg
+		echo "    $m: $(cat "$TMPD/bg.out")" >&2
+		;;
+	srv6d|srv6d-inject|srv6d-plain|srv6d-base)
+		ip -n "$NS_RTR" -6 route del fc00:ff::/64
+		# srv6d-plain: steer none and the references' single rule
+		# instead of srv6d's chain (the cost of the chain)
+		[ "$m" = srv6d-plain ] &&
+			R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen $QMAXLEN
+		steer $([ "$m" = srv6d-plain ] && echo none || echo auto)
+		cpu-affinity 1
+		control-socket none
+		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
+		sid fc00:ff::1 action End
+		EOF
+		oc_start "$([ "$m" = srv6d-base ] && echo "${SRV6D_BASE:?}" || echo "$BUILD/srv6d")" \
+			-f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		rules=$(oc_rules)
+		res=$(oc_trial $m)
+		stop_bg
+		;;
+	esac
+	for n in $NS_SRC $NS_RTR $NS_DST; do ip netns del "$n" 2>/dev/null; done
+	set -- $res
+	echo "$2 $1 $rules $3"
+}
+# median / min / max of the numbers on stdin, "min med max"
+oc_stats() { sort -n | awk '{ l[NR] = $1 } END { printf "%.0f %.0f %.0f", l[1], l[int((NR + 1) / 2)], l[NR] }'; }
+# oc_ratio "REF ns per round" "MODE ns per round" -> "min med max" of the
+# per-round packets-per-core ratios (REF ns / MODE ns)
+oc_ratio() {
+	paste -d' ' <(echo $1 | tr ' ' '\n') <(echo $2 | tr ' ' '\n') |
+		awk 'NF == 2 && $2 > 0 { print $1 / $2 }' | sort -n |
+		awk '{ l[NR] = $1 } END { if (NR) printf "%.2f %.2f %.2f", l[1], l[int((NR + 1) / 2)], l[NR]; else printf "- - -" }'
+}
+# oc_row ARRAY MODE -> the formatted half row of MODE's figures in ARRAY
+oc_row() {
+	local -n A=$1
+	local st rk re
+	st=$(echo ${A[$2]} | tr ' ' '\n' | oc_stats)
+	rk=$(oc_ratio "${A[kernel]:-}" "${A[$2]}")
+	re=$(oc_ratio "${A[end]:-}" "${A[$2]}")
+	set -- $st $rk $re
+	printf '%18s %9s %7s %5s %11s' "$1/$2/$3" \
+		"$(awk -v n="$2" 'BEGIN { printf "%.0f", (n > 0 ? 1e6 / n : 0) }')" "$5" "$8" "$7-$9"
+}
+onecore_main() {
+	local rep m res gd gdc d ns cns order
+	declare -A NS_ALL CNS_ALL
+	for ((rep = 1; rep <= REPEAT; rep++)); do
+		res=$(oc_mode gendrop); set -- $res; gd=$1 gdc=$4
+		echo "== round $rep: gen+drop $((gd / 1000)) kpps, $gdc ns CPU/pkt, load $(cut -d' ' -f1 /proc/loadavg)" >&2
+		# odd rounds in the given order, even rounds reversed: no mode
+		# always runs first or last after the baseline
+		order=$MODES
+		[ $((rep % 2)) -eq 0 ] && order=$(echo $MODES | tr ' ' '\n' | tac | tr '\n' ' ')
+		for m in $order; do
+			res=$(oc_mode "$m"); set -- $res; d=$1
+			ns=$(awk -v d="$d" -v g="$gd" 'BEGIN { printf "%.0f", (d > 0 ? 1e9 / d - 1e9 / g : 0) }')
+			cns=$(( ${4:-0} - gdc ))
+			echo "    $m: delivered $((d / 1000)) kpps of $(($2 / 1000)) sent, router $ns ns/pkt (wall), $cns ns/pkt (CPU), srv6d ip rules $3" >&2
+			NS_ALL[$m]="${NS_ALL[$m]:-} $ns"
+			CNS_ALL[$m]="${CNS_ALL[$m]:-} $cns"
+			[ "$m" = srv6d ] && RULES=$3
+			[ "$m" = fwd-srv6d ] && RULES_FWD=$3
+		done
+	done
+	{
+	echo "Onecore router cost per packet ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, 2-segment SRH, ${DUR}s trials, $REPEAT rounds, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg), nf_hooks_lwtunnel=$(cat /proc/sys/net/netfilter/nf_hooks_lwtunnel 2>/dev/null || echo absent), srv6d ip rules present in its case: ${RULES:-n/a}, in fwd-srv6d's: ${RULES_FWD:-n/a}, fresh namespaces per case)"
+	printf '%-13s | %18s %9s %7s %5s %11s | %18s %9s %7s %5s %11s\n' mode \
+		"wall ns min/med/max" "kpps/core" /kernel /end "/end rounds" \
+		"CPU ns min/med/max" "kpps/core" /kernel /end "/end rounds"
+	for m in $MODES; do
+		local w c
+		w=$(oc_row NS_ALL "$m"); c=$(oc_row CNS_ALL "$m")
+		printf '%-13s | %s | %s\n' "$m" "$w" "$c"
+	done
+	echo "(wall: router ns/pkt = 1e9/delivered - 1e9/(generator + ingress drop), the issue's method, in which CPU 1's"
+	echo " time taken by other tasks counts as router time; CPU: the same difference on the CPU time of the generator,"
+	echo " the consumer (all threads) and ksoftirqd/1 per packet, which other tasks on CPU 1 do not inflate."
+	echo " kpps/core = 1e6 / median ns; /kernel, /end = median over rounds of that round's packets-per-core ratio"
+	echo " (reference ns / mode ns); rounds = min-max of those ratios)"
+	for m in $MODES; do echo "$m ns/pkt per round, wall:${NS_ALL[$m]}; CPU:${CNS_ALL[$m]}"; done
+	} | tee -a "${OUT:-/dev/null}"
+}
+
+if [ "$PLACE" = onecore ]; then
+	onecore_main
+	exit 0
+fi
 
 setup
 for ((rep = 1; rep <= REPEAT; rep++)); do
@@ -270,6 +613,24 @@ done
 	done
 	echo "(+ = generator-limited: the router was not saturated; kpps/core est = kpps / CPU 1 busy share;"
 	echo " ns/pkt = CPU 1 busy time per packet forwarded at $COST_RATE pps offered, median of the runs)"
+	for m in $MODES; do
+		case $m in lat-*) ;; *) continue ;; esac
+		echo "$m at $LAT_RATE pps, per run: ${LAT[$m]:-}"
+	done
+	if [ -n "${LAT[lat-kernel]:-}" ] && [ -n "${LAT[lat-srv6d]:-}" ]; then
+		# medians over the runs of p50 and p99, and srv6d's over the kernel's
+		for f in p50_us p99_us; do
+			k=$(echo "${LAT[lat-kernel]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
+			v=$(echo "${LAT[lat-srv6d]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
+			awk -v f=$f -v k="$k" -v v="$v" 'BEGIN { printf "latency %s median of runs: kernel End %s us, srv6d %s us (%.2fx), srv6d added %.1f us\n", f, k, v, (k > 0 ? v / k : 0), v - k }'
+		done
+	fi
+	for m in $MODES; do
+		case $m in ovl|ovl-napi) ;; *) continue ;; esac
+		set -- ${RES[$m]:-0 0 0}
+		echo "$m: rate at <= ${LOSS}% loss $(awk -v v="$1" 'BEGIN { printf "%.0f", v / 1000 }') kpps (median);" \
+			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}"
+	done
 	[ "$REPEAT" -gt 1 ] && for m in $MODES; do
 		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')  ns/pkt: ${CALL[$m]}"
 	done

@@ -7,11 +7,18 @@
  * bucket on CLOCK_MONOTONIC.  The UDP source port varies over -F flows.
  *
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
- *              [-l PAYLOAD] [-F FLOWS] [-c CPU]
+ *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y]
  *
+ * -y: sched_yield() after each burst, so a consumer pinned to the same CPU
+ * (bench/run_datapath.sh PLACE=onecore) runs between bursts.
+ * -T: send one packet per call, with CLOCK_REALTIME (ns, 8 bytes, host
+ * order) written into the first 8 bytes of its UDP payload just before, for
+ * bench/lat_sink (the UDP checksum is then wrong: nothing on the path
+ * checks it).
  * SEG1 is the first segment (the packet's destination), the last one the
  * final destination; Segments Left = nsegs - 1.  -r 0 sends as fast as it can.
- * Prints "sent N seconds T pps P".
+ * Prints "sent N seconds T pps P cpu C" (C: its own user + system seconds,
+ * getrusage, including the receive softirq work run in its context).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -24,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -70,10 +78,10 @@ int main(int argc, char **argv)
 	unsigned long long sent = 0;
 	uint8_t dmac[6], *p;
 	size_t len, srh_len, udp_off;
-	int fd, opt, one = 1, cpu = -1;
+	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0;
 	double t0, t, tokens = 0, last;
 
-	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yT")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'M': mac = optarg; break;
@@ -84,10 +92,12 @@ int main(int argc, char **argv)
 		case 'l': payload = (unsigned int)atoi(optarg); break;
 		case 'F': flows = (unsigned int)atoi(optarg); break;
 		case 'c': cpu = atoi(optarg); break;
+		case 'y': yield = 1; break;
+		case 'T': stamp = 1; break;
 		default: goto usage;
 		}
 	}
-	if (!ifname || !mac || !src || !segarg || payload > 1400 || !flows)
+	if (!ifname || !mac || !src || !segarg || payload > 1400 || !flows || (stamp && payload < 8))
 		goto usage;
 	if (sscanf(mac, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &dmac[0], &dmac[1], &dmac[2],
 		   &dmac[3], &dmac[4], &dmac[5]) != 6 || inet_pton(AF_INET6, src, &saddr) != 1)
@@ -180,7 +190,7 @@ int main(int argc, char **argv)
 
 	t0 = last = now();
 	for (;;) {
-		const unsigned int n = BURST;
+		const unsigned int n = stamp ? 1 : BURST;   /* -T: each packet its own time */
 		int r;
 
 		t = now();
@@ -195,7 +205,7 @@ int main(int argc, char **argv)
 			 * to 10 ms worth */
 			if (tokens > BURST * 8 && tokens > rate / 100)
 				tokens = rate / 100 > BURST * 8 ? rate / 100 : BURST * 8;
-			if (tokens < BURST) {
+			if (tokens < n) {
 				if (rate < 20000) {
 					struct timespec ts = { 0, (long)(BURST * 1e9 / rate / 4) };
 
@@ -203,6 +213,15 @@ int main(int argc, char **argv)
 				}
 				continue;                     /* spin: sleeps are too coarse */
 			}
+		}
+		if (stamp) {
+			struct timespec ts;
+			uint64_t ns;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+			for (unsigned int b = 0; b < n; b++)
+				memcpy(pkts[b] + udp_off + 8, &ns, sizeof(ns));
 		}
 		r = sendmmsg(fd, mm, n, 0);
 		if (r > 0) {
@@ -212,13 +231,23 @@ int main(int argc, char **argv)
 			perror("sendmmsg");
 			return 1;
 		}
+		if (yield)
+			sched_yield();
 	}
 	t = now() - t0;
-	printf("sent %llu seconds %.3f pps %.0f\n", sent, t, (double)sent / t);
+	{
+		struct rusage ru;
+		double used = 0;
+
+		if (getrusage(RUSAGE_SELF, &ru) == 0)
+			used = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			      (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+		printf("sent %llu seconds %.3f pps %.0f cpu %.3f\n", sent, t, (double)sent / t, used);
+	}
 	return 0;
 
 usage:
 	fprintf(stderr, "usage: srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] "
-		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU]\n");
+		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T]\n");
 	return 2;
 }

@@ -212,6 +212,8 @@ struct srv6_conf {
 	uint32_t rule_pref;            /* default SRV6_NHCTX_RULE_PRIO */
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
+	bool worker_fifo;              /* worker-sched fifo PRIO; default other */
+	int worker_prio;               /* 1..99 when worker_fifo, else 0 */
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
 	char ctl_path[108];            /* control socket; "" = none */
 	struct srv6_conf_sid *sids;

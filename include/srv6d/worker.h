@@ -86,6 +86,8 @@ struct srv6_worker {
 	unsigned int idx;        /* counter slot index, < cache nworkers */
 	unsigned int nworkers;   /* for the ICMP rate share */
 	int cpu;                 /* CPU to pin to, -1 none */
+	int fifo_prio;           /* SCHED_FIFO priority 1..99; 0: the
+				    inherited policy (conf worker-sched) */
 	struct srv6_cache *cache;
 	struct srv6_nfq *nfq;    /* opened (bound) by the caller; the worker
 				    drains it on stop, the caller closes it */

@@ -107,6 +107,7 @@ struct conf_ctx {
 	unsigned int has_loglevel;
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
+	unsigned int has_sched;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -423,6 +424,50 @@ static int g_cpu(struct conf_ctx *x, char **argv)
 	return 0;
 }
 
+/* worker-sched other | fifo PRIO (the only keyword with a two-word value) */
+static int l_sched(struct conf_ctx *x, int argc, char **argv)
+{
+	struct qtok qb;
+	uint64_t v;
+
+	if (x->has_sched) {
+		conf_seterr(&x->e, "duplicate \"worker-sched\" (first at line %u)", x->has_sched);
+		return -EINVAL;
+	}
+	if (conf_need_arg(argc, argv, &x->e))
+		return -EINVAL;
+	x->has_sched = x->line;
+	if (!strcmp(argv[1], "other")) {
+		if (argc > 2) {
+			conf_seterr(&x->e, "\"worker-sched other\" takes no priority, unexpected %s",
+				    conf_q(&qb, argv[2]));
+			return -EINVAL;
+		}
+		x->c->worker_fifo = false;
+		x->c->worker_prio = 0;
+		return 0;
+	}
+	if (strcmp(argv[1], "fifo")) {
+		conf_seterr(&x->e, "bad value %s for worker-sched (other, or fifo PRIO)",
+			    conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	if (argc < 3) {
+		conf_seterr(&x->e, "missing priority after \"worker-sched fifo\" (1..99)");
+		return -EINVAL;
+	}
+	if (argc > 3) {
+		conf_seterr(&x->e, "\"worker-sched fifo\" takes one priority, unexpected %s",
+			    conf_q(&qb, argv[3]));
+		return -EINVAL;
+	}
+	if (conf_parse_num("worker-sched priority", argv[2], 1, 99, &v, &x->e))
+		return -EINVAL;
+	x->c->worker_fifo = true;
+	x->c->worker_prio = (int)v;
+	return 0;
+}
+
 static int l_sid(struct conf_ctx *x, int argc, char **argv)
 {
 	struct srv6_conf_sid s;
@@ -570,6 +615,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_pqueue(x, argc, argv);
 	if (!strcmp(argv[0], "hmac"))                 /* hmac hook */
 		return srv6_hmac_conf_line(&x->c->hmac, argc, argv, x->line, x->e.buf, x->e.len);
+	if (!strcmp(argv[0], "worker-sched"))
+		return l_sched(x, argc, argv);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
 		const struct global_kw *g = &global_kws[i];
 		unsigned int *has = (unsigned int *)((char *)x + g->has_off);

@@ -764,8 +764,9 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	if (nc->queue_first != d->conf.queue_first || nc->queue_last != d->conf.queue_last ||
 	    nc->queue_maxlen != d->conf.queue_maxlen || nc->fail_open != d->conf.fail_open ||
 	    nc->ncpus != d->conf.ncpus ||
-	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
-		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open and cpu-affinity changes take effect at the next start", what);
+	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus) ||
+	    nc->worker_fifo != d->conf.worker_fifo || nc->worker_prio != d->conf.worker_prio)
+		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open, cpu-affinity and worker-sched changes take effect at the next start", what);
 	if (nc->npqueues != d->conf.npqueues ||
 	    memcmp(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues[0]) * nc->npqueues))
 		srv6_log(LOG_WARNING, "%s: \"queue N policy\" changes take effect at the next start "
@@ -2463,6 +2464,7 @@ int main(int argc, char **argv)
 		w->idx = i;
 		w->nworkers = d.nworkers;
 		w->cpu = d.conf.ncpus > 0 ? d.conf.cpus[i] : -1;
+		w->fifo_prio = d.conf.worker_fifo ? d.conf.worker_prio : 0;
 		w->cache = d.cache;
 		w->mark_mask = d.conf.mark_mask;
 		r = srv6_worker_start(w);

@@ -386,6 +386,22 @@ static void *worker_main(void *arg)
 			srv6_log(LOG_WARNING, "queue %u: cannot pin worker to CPU %d: %s",
 				 srv6_nfq_queue(w->nfq), w->cpu, strerror(r));
 	}
+	if (w->fifo_prio > 0) {
+		/* Under overload the receive softirq runs inside this
+		 * thread's own syscalls; with threaded NAPI on the ingress
+		 * device a real-time worker runs first and the NAPI thread
+		 * fills the queue only when the worker waits (docs/
+		 * PERFORMANCE.md, "Overload").  Needs CAP_SYS_NICE or
+		 * RLIMIT_RTPRIO >= the priority: without, the worker runs on
+		 * under the inherited policy. */
+		struct sched_param sp = { .sched_priority = w->fifo_prio };
+		int r = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+
+		if (r)
+			srv6_log(LOG_WARNING, "queue %u: cannot run the worker SCHED_FIFO %d: %s "
+				 "(needs CAP_SYS_NICE or LimitRTPRIO): it runs under the default policy",
+				 srv6_nfq_queue(w->nfq), w->fifo_prio, strerror(r));
+	}
 	w->icmp = srv6_icmp_tx_open(err, sizeof(err));
 	if (!w->icmp)
 		srv6_log(LOG_WARNING, "queue %u: no ICMPv6 sender (%s): ICMP answers are counted as failed",

@@ -138,6 +138,36 @@ static struct srv6_nfq *fake_queue(void)
 	return q;
 }
 
+/* nfq_attrs() against libnetfilter_queue's nfq_nlmsg_parse() on the input
+ * as one message: wherever the library accepts a message, nfq_attrs() must
+ * accept it too and find the same attributes srv6d reads (the library
+ * rejects a few more: wrong sizes of attributes srv6d never reads). */
+static void diff_attrs(const uint8_t *data, size_t size)
+{
+	static uint8_t buf[RX_SLOT_DATA + 8] __attribute__((aligned(8)));
+	struct nlattr *lib[NFQA_MAX + 1] = { 0 };
+	const struct nlattr *own[NFQA_MAX + 1] = { 0 };
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
+
+	if (size < NLMSG_HDRLEN || size > RX_SLOT_DATA)
+		return;
+	memcpy(buf, data, size);
+	memset(buf + size, 0, 8);
+	if (nlh->nlmsg_len < NLMSG_HDRLEN || MNL_ALIGN(nlh->nlmsg_len) > size)
+		return;
+	if (nfq_nlmsg_parse(nlh, lib) < 0)
+		return;
+	if (nfq_attrs(nlh, own) != 0)
+		abort();
+	/* the attributes srv6d reads (the library may know fewer types than
+	 * the kernel headers srv6d is built with) */
+	static const int used[] = { NFQA_PACKET_HDR, NFQA_PAYLOAD, NFQA_MARK, NFQA_IFINDEX_INDEV,
+				    NFQA_CAP_LEN, NFQA_SKB_INFO };
+	for (size_t i = 0; i < sizeof(used) / sizeof(used[0]); i++)
+		if ((const struct nlattr *)lib[used[i]] != own[used[i]])
+			abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct srv6_nfq *q = fake_queue();
@@ -148,6 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 3)
 		return 0;
+	diff_attrs(data + 3, size - 3);
 	nd = 1 + (data[0] & 3);
 	fk.fail = data[1];
 	fk.sent = fk.calls = 0;

@@ -269,6 +269,7 @@ static void test_globals(void **state)
 		"steer none\n"
 		"encap-source 2001:db8::53\n"
 		"cpu-affinity 0,1-2,7\n"
+		"worker-sched fifo 50\n"
 		"sid 2001:db8:ff::1 action End#comment glued to a word\n";
 	char err[SRV6_CONF_ERRLEN];
 	struct srv6_conf c;
@@ -288,17 +289,20 @@ static void test_globals(void **state)
 	assert_int_equal(c.cpus[1], 1);
 	assert_int_equal(c.cpus[2], 2);
 	assert_int_equal(c.cpus[3], 7);
+	assert_true(c.worker_fifo);
+	assert_int_equal(c.worker_prio, 50);
 	assert_int_equal(c.nsids, 1);
-	assert_int_equal(c.sids[0].line, 7);
+	assert_int_equal(c.sids[0].line, 8);
 	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
 						"queue 65535\ncpu-affinity none\n"
-						"fail-open no\nsteer auto\n",
+						"fail-open no\nsteer auto\nworker-sched other\n",
 						err, sizeof(err)), 0);
 	assert_int_equal(c.queue_first, 65535);
 	assert_int_equal(c.queue_last, 65535);
 	assert_int_equal(c.ncpus, 0);
+	assert_false(c.worker_fifo);
 	assert_false(c.fail_open);
 	srv6_conf_free(&c);
 
@@ -392,6 +396,15 @@ static const struct err_case err_cases[] = {
 	{ "fail-open maybe\n", "t.conf:1: bad value \"maybe\" for fail-open (yes or no)" },
 	{ "steer manual\n", "t.conf:1: bad value \"manual\" for steer (auto or none)" },
 	{ "cpu-affinity 0,5000\n", "t.conf:1: cpu \"5000\" out of range (0..1023)" },
+	{ "worker-sched rr 5\n", "t.conf:1: bad value \"rr\" for worker-sched (other, or fifo PRIO)" },
+	{ "worker-sched fifo\n", "t.conf:1: missing priority after \"worker-sched fifo\" (1..99)" },
+	{ "worker-sched fifo 0\n", "t.conf:1: worker-sched priority \"0\" out of range (1..99)" },
+	{ "worker-sched fifo 100\n", "t.conf:1: worker-sched priority \"100\" out of range (1..99)" },
+	{ "worker-sched fifo 5 6\n", "t.conf:1: \"worker-sched fifo\" takes one priority, unexpected \"6\"" },
+	{ "worker-sched other 5\n", "t.conf:1: \"worker-sched other\" takes no priority, unexpected \"5\"" },
+	{ "worker-sched\n", "t.conf:1: missing value after \"worker-sched\"" },
+	{ "worker-sched other\n\nworker-sched fifo 3\n",
+	  "t.conf:3: duplicate \"worker-sched\" (first at line 1)" },
 	{ "cpu-affinity 0,,1\n", "t.conf:1: bad CPU list \"0,,1\"" },
 	{ "cpu-affinity 0-100\n", "t.conf:1: too many CPUs in \"0-100\" (at most 64)" },
 	{ "queue 0-1\n\ncpu-affinity 0\n",
