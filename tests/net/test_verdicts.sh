@@ -210,20 +210,32 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.reload.log"; then
 		[ "${r[*]:-}" = 20010db800aa00000000000000000001 ]
 	check "srv6d logged the bad line" grep -q 'End.DX5' "$SRV6D_LOG"
 
-	# a conf that parses but cannot be put in place (End.X toward a next
-	# hop rtr has no route to: its next-hop context cannot be installed)
+	# a next hop rtr has no route to does not fail a reload: the End.X
+	# SID is pending (docs/DATAPATH.md, degraded start), steered, and its
+	# packets dropped and counted as pending
 	write_conf "sid $SID9 action End" "sid 2001:db8:ff::11 action End.X nh6 2001:db9::1"
 	n0=$(grep -c 'reload' "$SRV6D_LOG")
 	kill -HUP "$SRV6D_PID"
 	wait_until 5 eval '[ "$(grep -c reload "$SRV6D_LOG")" -gt '"$n0"' ]'
-	check "reload failing after the parse is logged, naming the next hop ($(grep reload "$SRV6D_LOG" | tail -1))" \
-		bash -c 'grep reload "$1" | tail -1 | grep -q "2001:db9::1"' _ "$SRV6D_LOG"
+	check "reload with an unreachable next hop: done, the End.X SID pending ($(grep reload "$SRV6D_LOG" | tail -1))" \
+		bash -c 'grep reload "$1" | tail -1 | grep -q "1 pending"' _ "$SRV6D_LOG"
+	check "the pending SID's log line names the next hop" \
+		bash -c 'grep "ff::11.*pending" "$1" | grep -q "2001:db9::1"' _ "$SRV6D_LOG"
+
+	# a conf that parses but cannot be put in place (a SID prefix holding
+	# one of rtr's own addresses): the running conf stays
+	write_conf "sid $SID9 action End" "sid $RTR_ADDR_DST action End"
+	n0=$(grep -c 'reload' "$SRV6D_LOG")
+	kill -HUP "$SRV6D_PID"
+	wait_until 5 eval '[ "$(grep -c reload "$SRV6D_LOG")" -gt '"$n0"' ]'
+	check "reload failing after the parse is logged, naming the address ($(grep reload "$SRV6D_LOG" | tail -1))" \
+		bash -c 'grep reload "$1" | tail -1 | grep -q "$2"' _ "$SRV6D_LOG" "$RTR_ADDR_DST"
 	check "srv6d alive after a reload failing after the parse" srv6d_alive
 	mapfile -t r < <(pkt_to_dst send --case end-sid9 | awk '$1 == "RX" {print substr($4, 49, 32)}')
 	check "old config (ff::9) still active after a reload failing after the parse" \
 		[ "${r[*]:-}" = 20010db800aa00000000000000000001 ]
-	check "no steering rule for the refused SID ff::11" \
-		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q '2001:db8:ff::11'"
+	check "no steering rule for the refused SID $RTR_ADDR_DST" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q '$RTR_ADDR_DST'"
 	srv6d_stop TERM
 	check "srv6d exits 0 after the reloads (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
 	exit_counters "reloads"
