@@ -16,4 +16,11 @@
 void srv6_seterr(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/**
+ * srv6_escape_into - @in for a message into @out (@outlen bytes, NUL
+ * terminated): control bytes, '"' and '\\' as \xNN, cut after @max bytes
+ * with "...".  Any thread.
+ */
+void srv6_escape_into(char *out, size_t outlen, const char *in, size_t max);
+
 #endif

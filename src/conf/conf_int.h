@@ -36,8 +36,6 @@ struct qtok {
 	char s[QTOK_MAX * 4 + 8];
 };
 
-/** conf_escape_into - @in with control bytes, '"' and '\\' as \xNN, cut after @max bytes. */
-void conf_escape_into(char *out, size_t outlen, const char *in, size_t max);
 /** conf_q - @tok quoted and escaped into @b; returns b->s. */
 const char *conf_q(struct qtok *b, const char *tok);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "srv6d/errbuf.h"
 #include "conf_int.h"
 #include "srv6d/hmac_conf.h"   /* hmac hook */
 #include "srv6d/log.h"
@@ -758,7 +759,7 @@ static int conf_parse_buf(struct srv6_conf *c, const char *name, char *text, siz
 	x.c = c;
 	x.e.buf = msg;
 	x.e.len = sizeof(msg);
-	conf_escape_into(qname, sizeof(qname), name ? name : "srv6d.conf", QTOK_MAX * 2);
+	srv6_escape_into(qname, sizeof(qname), name ? name : "srv6d.conf", QTOK_MAX * 2);
 	x.name = qname;
 	msg[0] = '\0';
 
@@ -837,7 +838,7 @@ int srv6_conf_parse_file(struct srv6_conf *c, const char *path, char *err, size_
 	int fd, rc;
 
 	srv6_conf_init(c);
-	conf_escape_into(qname, sizeof(qname), path, QTOK_MAX * 2);
+	srv6_escape_into(qname, sizeof(qname), path, QTOK_MAX * 2);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "srv6d/errbuf.h"
 #include "conf_int.h"
 
 /* ---------------------------------------------------------------------- */
@@ -29,30 +30,10 @@ void conf_seterr(struct errbuf *e, const char *fmt, ...)
 	va_end(ap);
 }
 
-void conf_escape_into(char *out, size_t outlen, const char *in, size_t max)
-{
-	size_t o = 0, i;
-
-	for (i = 0; in[i] && o + 5 < outlen; i++) {
-		unsigned char ch = (unsigned char)in[i];
-
-		if (i == max) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", ch);
-		else
-			out[o++] = (char)ch;
-	}
-	out[o] = '\0';
-}
-
 const char *conf_q(struct qtok *b, const char *tok)
 {
 	b->s[0] = '"';
-	conf_escape_into(b->s + 1, sizeof(b->s) - 2, tok, QTOK_MAX);
+	srv6_escape_into(b->s + 1, sizeof(b->s) - 2, tok, QTOK_MAX);
 	strcat(b->s, "\"");
 	return b->s;
 }

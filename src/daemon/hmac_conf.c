@@ -23,24 +23,9 @@
 /* @tok quoted for a message, control bytes escaped, cut at TOK_MAX. */
 static const char *quote(char *out, size_t outlen, const char *tok)
 {
-	size_t o = 0;
-
-	out[o++] = '"';
-	for (size_t i = 0; tok[i] && o + 8 < outlen; i++) {
-		unsigned char ch = (unsigned char)tok[i];
-
-		if (i == TOK_MAX) {
-			memcpy(out + o, "...", 3);
-			o += 3;
-			break;
-		}
-		if (ch < 0x20 || ch >= 0x7f || ch == '"' || ch == '\\')
-			o += (size_t)snprintf(out + o, outlen - o, "\\x%02x", ch);
-		else
-			out[o++] = (char)ch;
-	}
-	out[o++] = '"';
-	out[o] = '\0';
+	out[0] = '"';
+	srv6_escape_into(out + 1, outlen - 2, tok, TOK_MAX);
+	strcat(out, "\"");
 	return out;
 }
 
