@@ -90,6 +90,7 @@ struct srv6_nfq_packet {
 	uint16_t hw_proto;        /* ETH_P_IPV6 / ETH_P_IP, host order */
 	uint8_t hook;
 	uint32_t mark;
+	uint32_t priority;        /* skb->priority (NFQA_PRIORITY), 0 if absent */
 	uint32_t skbinfo;         /* NFQA_SKB_* flags */
 	uint32_t indev;           /* input ifindex, 0 if unknown */
 	uint32_t outdev;          /* output ifindex, 0 if unknown */

@@ -54,6 +54,7 @@ struct srv6_pq_rec {
 	uint8_t family;                 /* AF_INET6 / AF_INET / 0 */
 	uint32_t indev, outdev;         /* ifindex, 0 none */
 	uint32_t mark;
+	uint32_t priority;  /* skb->priority (NFQA_PRIORITY) */
 	uint32_t len;
 	uint64_t t_ms;                  /* CLOCK_MONOTONIC at arrival */
 	char summary[SRV6_PQ_SUMMARY];  /* "2001:db8::1 > fc00::1 srh sl 1/2 nh udp" */

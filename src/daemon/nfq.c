@@ -444,6 +444,10 @@ static int nfq_parse_packet(struct srv6_nfq *q, struct nlmsghdr *nlh, bool first
 		p->mark = ntohl(mnl_attr_get_u32(attr[NFQA_MARK]));
 	if (attr[NFQA_IFINDEX_INDEV])
 		p->indev = ntohl(mnl_attr_get_u32(attr[NFQA_IFINDEX_INDEV]));
+	/* Sent only when not 0 (kernel 6.3+); libnetfilter_queue 1.0.5 does
+	 * not validate it, so a wrong size is ignored here, not refused. */
+	if (attr[NFQA_PRIORITY] && mnl_attr_get_payload_len(attr[NFQA_PRIORITY]) == sizeof(uint32_t))
+		p->priority = ntohl(mnl_attr_get_u32(attr[NFQA_PRIORITY]));
 	if (attr[NFQA_IFINDEX_OUTDEV])
 		p->outdev = ntohl(mnl_attr_get_u32(attr[NFQA_IFINDEX_OUTDEV]));
 	if (attr[NFQA_SKB_INFO]) {

@@ -96,6 +96,7 @@ static void rec_fill(struct srv6_pq_rec *r, const struct srv6_nfq_packet *p)
 	r->indev = p->indev;
 	r->outdev = p->outdev;
 	r->mark = p->mark;
+	r->priority = p->priority;
 	r->len = p->orig_len;
 	r->t_ms = mono_ms();
 	srv6_pq_summary(r->summary, sizeof(r->summary), family, p->data, p->len);
@@ -355,13 +356,17 @@ static void rec_show(FILE *o, const struct srv6_pq_rec *r, bool json, uint64_t n
 		srv6_json_str(o, in);
 		fprintf(o, ",\"outdev\":");
 		srv6_json_str(o, out);
-		fprintf(o, ",\"mark\":%u,\"len\":%u,\"age_ms\":%llu,\"summary\":", r->mark, r->len,
-			(unsigned long long)(now - r->t_ms));
+		fprintf(o, ",\"mark\":%u,\"priority\":%u,\"len\":%u,\"age_ms\":%llu,\"summary\":",
+			r->mark, r->priority, r->len, (unsigned long long)(now - r->t_ms));
 		srv6_json_str(o, r->summary);
 		fprintf(o, "}");
 	} else {
-		fprintf(o, "    id %u %s %s in %s out %s mark 0x%x age %llums: %s\n", r->id,
-			hook_name(r->hook), fam, in, out, r->mark,
+		char pb[24] = "";
+
+		if (r->priority)
+			snprintf(pb, sizeof(pb), " prio %x:%x", r->priority >> 16, r->priority & 0xffff);
+		fprintf(o, "    id %u %s %s in %s out %s mark 0x%x%s age %llums: %s\n", r->id,
+			hook_name(r->hook), fam, in, out, r->mark, pb,
 			(unsigned long long)(now - r->t_ms), r->summary);
 	}
 }
