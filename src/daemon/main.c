@@ -84,7 +84,8 @@ struct daemon {
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
-	bool sources_dirty;             /* outer sources changed, not yet published */
+	bool publish_dirty;             /* d->conf differs from the published tables (a
+					 * publish failed): retried every source tick */
 	struct srv6_pending pend;       /* what the running conf still waits for */
 	struct srv6_linkwatch *lw;      /* rtnetlink events that may complete it */
 	int verify_again;               /* SRV6_LW_VERIFY* for the next tick */
@@ -800,6 +801,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 		(void)srv6_nhctx_abort(d->nh);  /* the sync succeeded, nc is not live */
 		goto out_free;
 	}
+	d->publish_dirty = false;   /* the whole running conf is published now */
 	/* What the new conf waits for replaces what the old one did. */
 	srv6_pending_free(&d->pend);
 	d->pend = np;
@@ -1004,16 +1006,34 @@ static void refresh_sources(struct daemon *d)
 					       pol->segs, pol->dev_name, &pol->encap_src);
 	}
 	srv6_saddr_env_free(&env);
-	if (!changed && !d->sources_dirty)
+	if (!changed)
 		return;
-	/* a failed publish is retried at the next round (the new sources are
+	/* a failed publish is retried by retry_publish() (the new sources are
 	 * in d->conf already) */
-	d->sources_dirty = conf_publish(d, c, err, sizeof(err)) < 0;
-	if (d->sources_dirty)
+	d->publish_dirty = conf_publish(d, c, err, sizeof(err)) < 0;
+	if (d->publish_dirty)
 		srv6_log(LOG_ERR, "outer source changed, republishing failed: %s", err);
 	else
 		srv6_log(LOG_NOTICE, "outer source address changed for %u SIDs/policies (tunsrc "
 			 "or interface addresses): republished", changed);
+}
+
+/* A publish of the running conf that failed (refresh_sources(),
+ * complete_pending()) is tried again, whatever set the conf has (with
+ * encap-source no source is ever refreshed, and a SID completed in d->conf
+ * must not stay pending in the tables).  Logged when it succeeds (the
+ * failure was logged where it happened).  Control thread, every source
+ * tick. */
+static void retry_publish(struct daemon *d)
+{
+	char err[SRV6_CONF_ERRLEN + 128];
+
+	if (!d->publish_dirty)
+		return;
+	if (conf_publish(d, &d->conf, err, sizeof(err)) < 0)
+		return;
+	d->publish_dirty = false;
+	srv6_log(LOG_NOTICE, "republished the running configuration after a failed publish");
 }
 
 /* "STATUS=" for the service manager: one line on what runs (and what
@@ -1109,9 +1129,9 @@ static void complete_pending(struct daemon *d, int want, bool tick)
 	free(cfgs);
 	if (!srv6_pending_update(&d->pend, &d->conf))
 		return;
-	/* a failed publish is retried by the source refresh (sources_dirty) */
-	d->sources_dirty = conf_publish(d, &d->conf, err, sizeof(err)) < 0;
-	if (d->sources_dirty)
+	/* a failed publish is retried by retry_publish() */
+	d->publish_dirty = conf_publish(d, &d->conf, err, sizeof(err)) < 0;
+	if (d->publish_dirty)
 		srv6_log(LOG_ERR, "publishing completed entries: %s", err);
 	srv6_pending_log(&d->pend, &d->conf);
 	notify_status(d, "");
@@ -2570,6 +2590,7 @@ int main(int argc, char **argv)
 					 true);
 		}
 		if (now >= src_next) {
+			retry_publish(&d);
 			refresh_sources(&d);
 			src_next = mono_usec() + SOURCE_REFRESH_S * 1000000ull;
 		}
