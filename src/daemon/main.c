@@ -489,8 +489,9 @@ static int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, 
 	}
 	r = srv6_cache_publish(d->cache, t);
 	if (r < 0) {
+		/* @t untouched by a failed publish: still ours */
 		snprintf(err, errlen, "publish: %s", strerror(-r));
-		return r;
+		goto out_free;
 	}
 	return 0;
 
