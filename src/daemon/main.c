@@ -1901,7 +1901,8 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 			fprintf(o, "%s\"%s\":%s", i ? "," : "", feats[i].name,
 				path_exists(feats[i].path) ? "true" : "false");
-		fprintf(o, ",\"seg6_flowlabel\":%d}}\n", d->flowlabel_mode);
+		fprintf(o, ",\"seg6_flowlabel\":%d},\"control_dropped\":%llu}\n", d->flowlabel_mode,
+			(unsigned long long)srv6_ctlsock_dropped(d->ctl));
 		return 0;
 	}
 	fprintf(o, "srv6d %s pid %ld uptime %llds\n", SRV6D_VERSION, (long)getpid(),
@@ -1926,6 +1927,9 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 		fprintf(o, " %s %s", feats[i].name, path_exists(feats[i].path) ? "yes" : "no");
 	fprintf(o, " seg6_flowlabel %d\n", d->flowlabel_mode);
+	if (srv6_ctlsock_dropped(d->ctl))
+		fprintf(o, "control socket: %llu stalled clients closed\n",
+			(unsigned long long)srv6_ctlsock_dropped(d->ctl));
 	return 0;
 }
 
