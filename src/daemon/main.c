@@ -1089,6 +1089,17 @@ static int retry_sources(struct daemon *d)
 	return r == -ENOMEM ? r : 0;
 }
 
+/* One `hmac MODE dev IF` line whose interface changed (srv6_hmac_conf_relink). */
+static void hmac_relinked(const char *name, int was, int now)
+{
+	if (!now)
+		srv6_log(LOG_NOTICE, "hmac dev %s: interface gone (its mode applies again when "
+			 "it comes back)", name);
+	else
+		srv6_log(LOG_NOTICE, "hmac dev %s: interface %s (ifindex %d)", name,
+			 was ? "created again" : "found", now);
+}
+
 /*
  * @want (SRV6_LW_*): after rtnetlink events, or every tick (@tick) while
  * something is pending.  VERIFY finds contexts whose route the kernel
@@ -1101,6 +1112,11 @@ static void complete_pending(struct daemon *d, int want, bool tick)
 	struct srv6_sid_cfg **cfgs;
 	char err[SRV6_CONF_ERRLEN + 128];
 	int r;
+
+	/* `hmac MODE dev IF` follows its interface by name (every tick too: a
+	 * missed event must not leave a re-created interface unchecked) */
+	if (tick || (want & SRV6_LW_LINK))
+		(void)srv6_hmac_conf_relink(d->conf.hmac, hmac_relinked);
 
 	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
 	 * (__dev_notify_flags(), then the NETDEV_DOWN notifiers), and IPv4
