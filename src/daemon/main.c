@@ -747,6 +747,78 @@ static void read_sysctls(struct daemon *d)
 		d->flowlabel_mode = 0;
 }
 
+/* Whether the policy queue lines @a and @b mean the same (their line
+ * numbers aside: a reload that only moves lines changes nothing). */
+static bool pq_same(const struct srv6_conf_pqueue *a, const struct srv6_conf_pqueue *b)
+{
+	return a->queue == b->queue && a->policy == b->policy && a->has_mark == b->has_mark &&
+	       (!a->has_mark || a->mark == b->mark) && a->requeue == b->requeue &&
+	       a->delay_ms == b->delay_ms;
+}
+
+/* Whether @a and @b have the same policy queues, in whatever line order. */
+static bool pqueues_same(const struct srv6_conf *a, const struct srv6_conf *b)
+{
+	if (a->npqueues != b->npqueues)
+		return false;
+	for (unsigned int i = 0; i < a->npqueues; i++) {
+		unsigned int k;
+
+		for (k = 0; k < b->npqueues && !pq_same(&a->pqueues[i], &b->pqueues[k]); k++)
+			;
+		if (k == b->npqueues)
+			return false;
+	}
+	return true;
+}
+
+static void name_add(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+/* The settings that only apply at start (the queues and workers, the
+ * egress path, the instance's resources): one line naming those @nc changes
+ * against the running @run; conf_apply() then keeps the running values. */
+static void start_only_changes(const struct srv6_conf *run,
+			       const struct srv6_conf *nc, const char *what)
+{
+	char names[512] = "";
+
+	if (nc->queue_first != run->queue_first || nc->queue_last != run->queue_last)
+		name_add(names, sizeof(names), "queue");
+	if (nc->queue_maxlen != run->queue_maxlen)
+		name_add(names, sizeof(names), "queue-maxlen");
+	if (nc->fail_open != run->fail_open)
+		name_add(names, sizeof(names), "fail-open");
+	if (nc->ncpus != run->ncpus ||
+	    memcmp(nc->cpus, run->cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
+		name_add(names, sizeof(names), "cpu-affinity");
+	if (nc->worker_fifo != run->worker_fifo || nc->worker_prio != run->worker_prio)
+		name_add(names, sizeof(names), "worker-sched");
+	if (nc->egress != run->egress)
+		name_add(names, sizeof(names), "egress");
+	if (strcmp(nc->steer_chain, run->steer_chain))
+		name_add(names, sizeof(names), "steer-chain");
+	if (nc->mark_base != run->mark_base)
+		name_add(names, sizeof(names), "mark-base");
+	if (nc->mark_mask != run->mark_mask)
+		name_add(names, sizeof(names), "mark-mask");
+	if (nc->table_base != run->table_base)
+		name_add(names, sizeof(names), "table-base");
+	if (nc->rule_pref != run->rule_pref)
+		name_add(names, sizeof(names), "rule-pref");
+	if (strcmp(nc->ctl_path, run->ctl_path))
+		name_add(names, sizeof(names), "control-socket");
+	if (!pqueues_same(nc, run))
+		name_add(names, sizeof(names), "\"queue N policy\"");
+	if (names[0])
+		srv6_log(LOG_WARNING, "%s: changes of %s take effect at the next start (running "
+			 "as started)", what, names);
+}
+
 /*
  * Make @nc (parsed, owned by the call) the running configuration: resolve
  * its contexts and sources, publish it (the RCU swap), steer it.  On failure
@@ -763,22 +835,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	warn_unsupported(d, nc);
 	read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
-	if (nc->queue_first != d->conf.queue_first || nc->queue_last != d->conf.queue_last ||
-	    nc->queue_maxlen != d->conf.queue_maxlen || nc->fail_open != d->conf.fail_open ||
-	    nc->ncpus != d->conf.ncpus ||
-	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus) ||
-	    nc->worker_fifo != d->conf.worker_fifo || nc->worker_prio != d->conf.worker_prio)
-		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open, cpu-affinity and worker-sched changes take effect at the next start", what);
-	if (nc->npqueues != d->conf.npqueues ||
-	    memcmp(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues[0]) * nc->npqueues))
-		srv6_log(LOG_WARNING, "%s: \"queue N policy\" changes take effect at the next start "
-			 "(the policy queues run on as started)", what);
-	if (strcmp(nc->steer_chain, d->conf.steer_chain) || nc->mark_base != d->conf.mark_base ||
-	    nc->mark_mask != d->conf.mark_mask ||
-	    nc->table_base != d->conf.table_base || nc->rule_pref != d->conf.rule_pref ||
-	    strcmp(nc->ctl_path, d->conf.ctl_path))
-		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, mark-mask, table-base, rule-pref and "
-			 "control-socket changes take effect at the next start", what);
+	start_only_changes(&d->conf, nc, what);
 	size_t nctx = srv6_nhctx_count(d->nh);
 
 	if (srv6_pending_init(&np, d->conf_path, nc) < 0) {
@@ -819,6 +876,11 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	nc->queue_last = d->conf.queue_last;
 	nc->queue_maxlen = d->conf.queue_maxlen;
 	nc->fail_open = d->conf.fail_open;
+	nc->ncpus = d->conf.ncpus;
+	memcpy(nc->cpus, d->conf.cpus, sizeof(nc->cpus));
+	nc->worker_fifo = d->conf.worker_fifo;
+	nc->worker_prio = d->conf.worker_prio;
+	nc->egress = d->conf.egress;
 	memcpy(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues));
 	nc->npqueues = d->conf.npqueues;
 	srv6_conf_free(&d->conf);
@@ -1885,8 +1947,32 @@ static bool path_exists(const char *p)
 	return access(p, F_OK) == 0;
 }
 
+/* The running start-only settings (a reload keeps them): "cpu-affinity"
+ * as "0,2" or "none", "worker-sched" as "other" or "fifo N", "egress". */
+static void start_only_strs(const struct srv6_conf *c, char *cpus, size_t clen, char *sched,
+			    size_t slen, const char **egress)
+{
+	static const char *const eg[] = {
+		[SRV6_EGRESS_AUTO] = "auto",
+		[SRV6_EGRESS_VERDICT] = "verdict",
+		[SRV6_EGRESS_INJECT] = "inject",
+	};
+	size_t n = 0;
+
+	snprintf(cpus, clen, "none");
+	for (int i = 0; i < c->ncpus && n < clen; i++)
+		n += (size_t)snprintf(cpus + n, clen - n, "%s%d", i ? "," : "", c->cpus[i]);
+	if (c->worker_fifo)
+		snprintf(sched, slen, "fifo %d", c->worker_prio);
+	else
+		snprintf(sched, slen, "other");
+	*egress = (size_t)c->egress < sizeof(eg) / sizeof(eg[0]) ? eg[c->egress] : "?";
+}
+
 static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 {
+	char cpus[SRV6_CONF_MAX_QUEUES * 12 + 8], sched[32];
+	const char *egress;
 	static const struct { const char *name, *path; } feats[] = {
 		{ "seg6", "/proc/sys/net/ipv6/seg6_flowlabel" },
 		{ "nfnetlink_queue", "/proc/net/netfilter/nfnetlink_queue" },
@@ -1898,6 +1984,7 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 
 	gmtime_r(&d->loaded, &tm);
 	strftime(loaded, sizeof(loaded), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	start_only_strs(&d->conf, cpus, sizeof(cpus), sched, sizeof(sched), &egress);
 	if (q->json) {
 		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
 			(long)getpid(), (long long)(now - d->started));
@@ -1917,8 +2004,11 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 			fprintf(o, "%s\"%s\":%s", i ? "," : "", feats[i].name,
 				path_exists(feats[i].path) ? "true" : "false");
-		fprintf(o, ",\"seg6_flowlabel\":%d},\"control_dropped\":%llu}\n", d->flowlabel_mode,
-			(unsigned long long)srv6_ctlsock_dropped(d->ctl));
+		fprintf(o, ",\"seg6_flowlabel\":%d},\"control_dropped\":%llu,"
+			"\"start_only\":{\"cpu_affinity\":\"%s\",\"worker_sched\":\"%s\","
+			"\"egress\":\"%s\",\"queue_maxlen\":%u}}\n", d->flowlabel_mode,
+			(unsigned long long)srv6_ctlsock_dropped(d->ctl), cpus, sched, egress,
+			d->conf.queue_maxlen);
 		return 0;
 	}
 	fprintf(o, "srv6d %s pid %ld uptime %llds\n", SRV6D_VERSION, (long)getpid(),
@@ -1932,6 +2022,8 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
 		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
 		d->steered ? "installed" : "not installed");
+	fprintf(o, "as started: queue-maxlen %u, cpu-affinity %s, worker-sched %s, egress %s\n",
+		d->conf.queue_maxlen, cpus, sched, egress);
 	fprintf(o, "egress ipv6 %s%s (%s)\n", d->inject6 ? "injected through " : "verdicts",
 		d->inject6 ? d->injdev.name : "", d->egress_why);
 	if (d->injdev.ifindex)
