@@ -462,6 +462,16 @@ out_env:
 }
 
 /* Build a snapshot of @c and publish it.  0 or -errno with @err. */
+/* SRV6D_TEST_PUBLISH_FAIL=PATH, a test hook (docs/ARCHITECTURE.md): while
+ * PATH exists, every publish fails as srv6_cache_publish() out of memory
+ * would (tests/net/test_degraded.sh: the retry of a failed publish). */
+static bool publish_forced_fail(void)
+{
+	const char *p = getenv("SRV6D_TEST_PUBLISH_FAIL");
+
+	return p && *p && access(p, F_OK) == 0;
+}
+
 static int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
 {
 	struct srv6_tables *t = srv6_tables_new();
@@ -487,7 +497,7 @@ static int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, 
 			goto out_free;
 		}
 	}
-	r = srv6_cache_publish(d->cache, t);
+	r = publish_forced_fail() ? -ENOMEM : srv6_cache_publish(d->cache, t);
 	if (r < 0) {
 		/* @t untouched by a failed publish: still ours */
 		snprintf(err, errlen, "publish: %s", strerror(-r));
