@@ -299,7 +299,7 @@ static void reply_error(struct client *c, const char *msg)
 		client_close(c);
 }
 
-/* A complete request of @len bytes in c->in. */
+/* How many clients are monitors now. */
 static int monitors(const struct srv6_ctlsock *s)
 {
 	int n = 0;
@@ -309,6 +309,7 @@ static int monitors(const struct srv6_ctlsock *s)
 	return n;
 }
 
+/* A complete request of @len bytes in c->in. */
 static void run_request(struct srv6_ctlsock *s, struct client *c, size_t len,
 			srv6_ctl_handler fn, void *arg)
 {
