@@ -301,28 +301,31 @@ check "after they go: served again" eval 'ctl status >/dev/null'
 
 # 16 clients that never read may not lock srv6ctl out: monitors take at most
 # 8 slots, and a full table gives the slot of a client stalled for 1 s to a
-# new connection.  hold.py PAYLOAD: 16 connections send PAYLOAD, read
-# nothing for 6 s, then report what the refused ones were told.
+# new connection.  hold.py PAYLOAD: 16 connections send PAYLOAD, take the
+# first answer (when PAYLOAD is a request), then read nothing for 6 s and
+# report how many were refused as monitors.
 cat >"$TMPD/hold.py" <<'EOF'
 import socket, sys, time
 socks = []
 for i in range(16):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1])
     s.sendall(sys.argv[2].encode()); socks.append(s)
+n = 0
+if sys.argv[2]:
+    # every request answered ("ok" for a monitor, or the refusal) before
+    # the caller tries srv6ctl
+    for s in socks:
+        s.settimeout(5)
+        try:
+            n += s.recv(200).startswith(b"error too many monitors")
+        except OSError:
+            pass
 print("held", flush=True)
 time.sleep(6)
-n = 0
-for s in socks:
-    s.settimeout(0.1)
-    try:
-        n += s.recv(200).startswith(b"error too many monitors")
-    except OSError:
-        pass
 print("refused-monitors", n, flush=True)
 EOF
 in_rtr "$PY" "$TMPD/hold.py" "$SOCK" $'monitor\n' >"$TMPD/hold-mon.out" 2>&1 & HOLD=$!
-wait_until 5 grep -q held "$TMPD/hold-mon.out"
-sleep 0.3
+wait_until 10 grep -q held "$TMPD/hold-mon.out"
 check "16 monitors that never read: srv6ctl status still served" eval 'ctl status >/dev/null 2>&1'
 wait "$HOLD"
 check "... the 9th to 16th monitor are refused (at most 8): $(tail -1 "$TMPD/hold-mon.out")" \
