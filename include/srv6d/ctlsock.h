@@ -3,14 +3,19 @@
  * ctlsock.h - srv6d's control socket (docs/CONTROL.md): a unix stream socket
  * served from the control thread's poll loop.  Every connection is
  * non-blocking, buffered and bounded (request SRV6_CTL_REQ_MAX bytes, at
- * most SRV6_CTLSOCK_MAX_CLIENTS at once, a monitor whose reader stalls past
- * SRV6_CTLSOCK_MAX_BACKLOG bytes is dropped): a client can delay nothing
- * but itself.  Control thread only; no locks.
+ * most SRV6_CTLSOCK_MAX_CLIENTS at once, of which at most
+ * SRV6_CTLSOCK_MAX_MONITORS monitors, a monitor whose reader stalls past
+ * SRV6_CTLSOCK_MAX_BACKLOG bytes is dropped, a reply or a monitor whose
+ * reader takes nothing for SRV6_CTLSOCK_WRITE_MS is dropped, and when the
+ * table is full a client stalled for SRV6_CTLSOCK_EVICT_MS gives its slot to
+ * the new connection): a client can delay nothing but itself.  Control
+ * thread only; no locks.
  */
 #ifndef SRV6D_CTLSOCK_H
 #define SRV6D_CTLSOCK_H
 
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "ctl.h"
@@ -18,6 +23,9 @@
 #define SRV6_CTLSOCK_MAX_CLIENTS 16
 #define SRV6_CTLSOCK_MAX_BACKLOG (1u << 20)
 #define SRV6_CTLSOCK_IDLE_MS     10000     /* a request must arrive within this */
+#define SRV6_CTLSOCK_WRITE_MS    5000      /* unsent output without progress: dropped */
+#define SRV6_CTLSOCK_EVICT_MS    1000      /* table full: a client stalled this long goes */
+#define SRV6_CTLSOCK_MAX_MONITORS (SRV6_CTLSOCK_MAX_CLIENTS / 2)
 #define SRV6_CTLSOCK_NFDS        (1 + SRV6_CTLSOCK_MAX_CLIENTS)
 
 /* A handler's result besides 0 and -errno: keep the client for events. */
@@ -51,11 +59,24 @@ int srv6_ctlsock_pollfds(struct srv6_ctlsock *s, struct pollfd *pfd);
 
 /**
  * srv6_ctlsock_process - after poll(): accept, read, run complete requests
- * through @fn, write, close; drop clients idle past SRV6_CTLSOCK_IDLE_MS.
+ * through @fn, write, close; drop clients idle past SRV6_CTLSOCK_IDLE_MS and
+ * clients whose output made no progress for the write deadline.
  * @pfd/@n as filled by srv6_ctlsock_pollfds() and returned by poll().
  */
 void srv6_ctlsock_process(struct srv6_ctlsock *s, const struct pollfd *pfd, int n,
 			  srv6_ctl_handler fn, void *arg);
+
+/**
+ * srv6_ctlsock_set_deadlines - the write deadline and the eviction delay in
+ * ms (defaults SRV6_CTLSOCK_WRITE_MS, SRV6_CTLSOCK_EVICT_MS); for tests.
+ */
+void srv6_ctlsock_set_deadlines(struct srv6_ctlsock *s, int write_ms, int evict_ms);
+
+/**
+ * srv6_ctlsock_dropped - how many stalled clients were closed (write
+ * deadline) or evicted (full table) since the socket opened; 0 for NULL.
+ */
+uint64_t srv6_ctlsock_dropped(const struct srv6_ctlsock *s);
 
 /**
  * srv6_ctlsock_event - send one event to every monitor: "KIND MESSAGE" or

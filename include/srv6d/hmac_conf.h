@@ -69,6 +69,17 @@ int srv6_hmac_key_load(struct srv6_hmac_key *k, char *err, size_t errlen);
 int srv6_hmac_conf_load(struct srv6_hmac_set *set, char *err, size_t errlen);
 
 /**
+ * srv6_hmac_conf_relink - resolve the `dev` interfaces of the running @set
+ * again (a link event: an interface deleted, created again under its name
+ * with another ifindex, renamed).  Each ifindex is stored atomically: the
+ * workers read @set meanwhile (srv6_hmac_mode_for).  Returns how many
+ * changed; @log (NULL: none) is called once per change with the name, the
+ * old and the new ifindex (0: absent).  NULL @set: 0.  Control thread.
+ */
+int srv6_hmac_conf_relink(struct srv6_hmac_set *set,
+			  void (*log)(const char *name, int old_ifindex, int new_ifindex));
+
+/**
  * srv6_hmac_conf_bind - point every SID (cfg->hmac, cfg->hmac_key) and
  * policy (pol->hmac_key) of @c at @c's keys.  Call after
  * srv6_hmac_conf_load(), before the tables are published.

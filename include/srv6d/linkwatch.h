@@ -31,6 +31,9 @@ enum {
 	SRV6_LW_VERIFY4 = 4,   /* a link changed: IPv4 removes the routes of a
 				  link that goes down without a word */
 	SRV6_LW_VERIFY = SRV6_LW_VERIFY6 | SRV6_LW_VERIFY4,
+	SRV6_LW_LINK = 8,      /* a link was created, deleted or renamed: names
+				  resolved to ifindexes (hmac MODE dev IF)
+				  are resolved again */
 };
 
 struct srv6_linkwatch;

@@ -69,7 +69,8 @@ int srv6_hmac_mode_for(const struct srv6_hmac_set *set, int ifindex)
 		return SRV6_HMAC_VERIFY;
 	if (ifindex > 0)
 		for (unsigned int i = 0; i < set->nifs && i < ARRAY_SIZE(set->ifs); i++)
-			if (set->ifs[i].ifindex == ifindex)
+			/* srv6_hmac_conf_relink() may store it meanwhile */
+			if (__atomic_load_n(&set->ifs[i].ifindex, __ATOMIC_RELAXED) == ifindex)
 				return set->ifs[i].mode;
 	return set->mode;
 }

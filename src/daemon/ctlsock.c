@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "srv6d/ctlsock.h"
+#include "srv6d/log.h"
 
 enum client_state {
 	C_FREE,
@@ -31,6 +32,7 @@ struct client {
 	int fd;
 	bool json;                       /* monitor: events as JSON */
 	int64_t deadline_ms;             /* C_READ: drop after this */
+	int64_t since_ms;                /* accepted; then the last write progress */
 	size_t inlen;
 	char in[SRV6_CTL_REQ_MAX];
 	char *out;
@@ -42,6 +44,10 @@ struct srv6_ctlsock {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	struct client c[SRV6_CTLSOCK_MAX_CLIENTS];
 	int slot_of_pfd[SRV6_CTLSOCK_NFDS];  /* pollfd index -> client, -1 listener */
+	int write_ms;                        /* SRV6_CTLSOCK_WRITE_MS (tests: less) */
+	int evict_ms;                        /* SRV6_CTLSOCK_EVICT_MS (tests: less) */
+	uint64_t dropped;                    /* stalled clients closed or evicted */
+	struct srv6_ratelimit drop_rl;
 };
 
 static int64_t now_ms(void)
@@ -85,6 +91,8 @@ struct srv6_ctlsock *srv6_ctlsock_open(const char *path, char *err, size_t errle
 		return NULL;
 	}
 	memcpy(s->path, path, strlen(path) + 1);
+	s->write_ms = SRV6_CTLSOCK_WRITE_MS;
+	s->evict_ms = SRV6_CTLSOCK_EVICT_MS;
 	memcpy(dir, path, strlen(path) + 1);
 	slash = strrchr(dir, '/');
 	if (slash && slash != dir) {
@@ -174,8 +182,10 @@ static bool out_append(struct client *c, const char *data, size_t len)
 {
 	if (c->outlen - c->outoff + len > SRV6_CTLSOCK_MAX_BACKLOG && c->state == C_MONITOR)
 		return false;
-	if (c->outoff && c->outoff == c->outlen)
+	if (c->outoff == c->outlen) {
 		c->outoff = c->outlen = 0;
+		c->since_ms = now_ms();   /* output pending from now: the write clock */
+	}
 	if (c->outlen + len > c->outcap) {
 		size_t ncap = c->outcap ? c->outcap : 4096;
 		char *n;
@@ -215,6 +225,46 @@ int srv6_ctlsock_pollfds(struct srv6_ctlsock *s, struct pollfd *pfd)
 	return n;
 }
 
+/* Whether @c holds its slot without progress since @since (ms): no
+ * complete request yet, or output it does not read.  A monitor waiting for
+ * events with nothing to write is not stalled. */
+static bool client_stalled(const struct client *c, int64_t since)
+{
+	if (c->state == C_READ)
+		return c->deadline_ms - SRV6_CTLSOCK_IDLE_MS <= since;
+	return c->outoff < c->outlen && c->since_ms <= since;
+}
+
+/* A stalled client closed (write deadline, eviction): counted, logged at
+ * most once an interval. */
+static void client_drop(struct srv6_ctlsock *s, struct client *c, const char *why)
+{
+	s->dropped++;
+	srv6_log_rl(&s->drop_rl, LOG_WARNING, "control socket: closed a client that %s", why);
+	client_close(c);
+}
+
+/* The table is full: the slot of the client stalled longest, if one has been
+ * stalled for evict_ms (its slot goes to the new connection), else -1. */
+static int evict_one(struct srv6_ctlsock *s)
+{
+	int64_t limit = now_ms() - s->evict_ms, oldest = 0;
+	int victim = -1;
+
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++) {
+		const struct client *c = &s->c[i];
+		int64_t t = c->state == C_READ ? c->deadline_ms - SRV6_CTLSOCK_IDLE_MS : c->since_ms;
+
+		if (client_stalled(c, limit) && (victim < 0 || t < oldest)) {
+			victim = i;
+			oldest = t;
+		}
+	}
+	if (victim >= 0)
+		client_drop(s, &s->c[victim], "stalled while the connection table was full");
+	return victim;
+}
+
 static void accept_all(struct srv6_ctlsock *s)
 {
 	for (;;) {
@@ -225,6 +275,12 @@ static void accept_all(struct srv6_ctlsock *s)
 			return;   /* EAGAIN, or a transient error: the next poll retries */
 		for (i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS && s->c[i].state != C_FREE; i++)
 			;
+		if (i == SRV6_CTLSOCK_MAX_CLIENTS) {
+			int v = evict_one(s);
+
+			if (v >= 0)
+				i = v;
+		}
 		if (i == SRV6_CTLSOCK_MAX_CLIENTS) {
 			(void)!send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
 			close(fd);
@@ -243,8 +299,19 @@ static void reply_error(struct client *c, const char *msg)
 		client_close(c);
 }
 
+/* How many clients are monitors now. */
+static int monitors(const struct srv6_ctlsock *s)
+{
+	int n = 0;
+
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++)
+		n += s->c[i].state == C_MONITOR;
+	return n;
+}
+
 /* A complete request of @len bytes in c->in. */
-static void run_request(struct client *c, size_t len, srv6_ctl_handler fn, void *arg)
+static void run_request(struct srv6_ctlsock *s, struct client *c, size_t len,
+			srv6_ctl_handler fn, void *arg)
 {
 	char err[SRV6_CTL_ERRLEN] = "";
 	struct srv6_ctl_req req;
@@ -254,6 +321,14 @@ static void run_request(struct client *c, size_t len, srv6_ctl_handler fn, void 
 	int r;
 
 	if (srv6_ctl_parse(c->in, len, false, &req, err, sizeof(err)) < 0) {
+		reply_error(c, err);
+		return;
+	}
+	if (req.cmd->op == SRV6_CTL_MONITOR && monitors(s) >= SRV6_CTLSOCK_MAX_MONITORS) {
+		/* monitors wait for events without a deadline: they may not
+		 * take every slot from requests */
+		snprintf(err, sizeof(err), "too many monitors (at most %d)",
+			 SRV6_CTLSOCK_MAX_MONITORS);
 		reply_error(c, err);
 		return;
 	}
@@ -278,7 +353,8 @@ static void run_request(struct client *c, size_t len, srv6_ctl_handler fn, void 
 	free(body);
 }
 
-static void client_read(struct client *c, srv6_ctl_handler fn, void *arg)
+static void client_read(struct srv6_ctlsock *s, struct client *c, srv6_ctl_handler fn,
+			void *arg)
 {
 	ssize_t r;
 	char *nl;
@@ -303,13 +379,13 @@ static void client_read(struct client *c, srv6_ctl_handler fn, void *arg)
 			client_close(c);
 			return;
 		}
-		run_request(c, c->inlen, fn, arg);
+		run_request(s, c, c->inlen, fn, arg);
 		return;
 	}
 	c->inlen += (size_t)r;
 	nl = memchr(c->in, '\n', c->inlen);
 	if (nl) {
-		run_request(c, (size_t)(nl - c->in) + 1, fn, arg);
+		run_request(s, c, (size_t)(nl - c->in) + 1, fn, arg);
 	} else if (c->inlen == sizeof(c->in)) {
 		char msg[80];
 
@@ -330,6 +406,7 @@ static void client_write(struct client *c)
 			return;
 		}
 		c->outoff += (size_t)r;
+		c->since_ms = now_ms();
 	}
 	if (c->state == C_REPLY)
 		client_close(c);
@@ -357,15 +434,34 @@ void srv6_ctlsock_process(struct srv6_ctlsock *s, const struct pollfd *pfd, int 
 			continue;
 		}
 		if (pfd[k].revents & (POLLIN | POLLHUP) && c->state != C_REPLY)
-			client_read(c, fn, arg);
+			client_read(s, c, fn, arg);
 		if (c->state != C_FREE && c->outoff < c->outlen)
 			client_write(c);
 		else if (c->state == C_REPLY)
 			client_close(c);
 	}
-	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++)
-		if (s->c[i].state == C_READ && now > s->c[i].deadline_ms)
-			client_close(&s->c[i]);
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++) {
+		struct client *c = &s->c[i];
+
+		if (c->state == C_READ && now > c->deadline_ms)
+			client_close(c);
+		else if (c->state != C_FREE && c->state != C_READ &&
+			 client_stalled(c, now - s->write_ms))
+			client_drop(s, c, c->state == C_MONITOR ? "as a monitor read no event "
+				    "for the write deadline" : "read no reply for the write deadline");
+	}
+	srv6_log_rl_flush(&s->drop_rl);
+}
+
+void srv6_ctlsock_set_deadlines(struct srv6_ctlsock *s, int write_ms, int evict_ms)
+{
+	s->write_ms = write_ms;
+	s->evict_ms = evict_ms;
+}
+
+uint64_t srv6_ctlsock_dropped(const struct srv6_ctlsock *s)
+{
+	return s ? s->dropped : 0;
 }
 
 void srv6_ctlsock_event(struct srv6_ctlsock *s, const char *kind, const char *fmt, ...)

@@ -10,6 +10,7 @@
 
 #include "srv6d/errbuf.h"
 #include "srv6d/fallback.h"
+#include "srv6d/rtdump.h"
 
 struct fb_ctx {
 	struct nl_sock *sk;
@@ -35,24 +36,18 @@ static bool wanted(const struct srv6_conf *c, int family, const void *addr, unsi
 	return false;
 }
 
-static void sweep_one(struct nl_object *obj, void *arg)
+/* A route srv6d's fallback left that @x->c no longer wants (plain
+ * rtnetlink, rtdump.h: libnl's route cache fails a whole dump holding a
+ * route it cannot parse, a kernel seg6local route, and the stale blackholes
+ * stayed). */
+static int sweep_one(const struct srv6_rt *rt, void *arg)
 {
-	struct fb_ctx *x = arg;
-	struct rtnl_route *rt = (struct rtnl_route *)obj;
-	struct nl_addr *dst = rtnl_route_get_dst(rt);
-	int e;
+	const struct fb_ctx *x = arg;
 
-	if (rtnl_route_get_protocol(rt) != SRV6_FALLBACK_PROTO ||
-	    rtnl_route_get_table(rt) != RT_TABLE_MAIN || !dst ||
-	    rtnl_route_get_priority(rt) != SRV6_FALLBACK_METRIC + x->c->rule_pref)
-		return;
-	if (rtnl_route_get_type(rt) == RTN_BLACKHOLE &&
-	    wanted(x->c, rtnl_route_get_family(rt), nl_addr_get_binary_addr(dst),
-		   nl_addr_get_prefixlen(dst)))
-		return;
-	e = rtnl_route_delete(x->sk, rt, 0);
-	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !x->err)
-		x->err = -EIO;
+	if (rt->protocol != SRV6_FALLBACK_PROTO || rt->table != RT_TABLE_MAIN ||
+	    rt->priority != SRV6_FALLBACK_METRIC + x->c->rule_pref)
+		return 0;
+	return !(rt->type == RTN_BLACKHOLE && wanted(x->c, rt->family, rt->dst, rt->dst_len));
 }
 
 static int add_one(struct nl_sock *sk, uint32_t metric, int family, const void *addr,
@@ -86,7 +81,6 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 	static const int families[] = { AF_INET6, AF_INET };
 	struct fb_ctx x = { .c = c };
 	uint32_t metric = SRV6_FALLBACK_METRIC + c->rule_pref;
-	struct nl_cache *cache;
 	int e;
 
 	x.sk = nl_socket_alloc();
@@ -112,14 +106,14 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 		}
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		if (rtnl_route_alloc_cache(x.sk, families[i], 0, &cache) < 0)
-			continue;
-		nl_cache_foreach(cache, sweep_one, &x);
-		nl_cache_free(cache);
+		e = srv6_rt_sweep(families[i], sweep_one, &x);
+		if (e < 0 && !x.err)
+			x.err = e;
 	}
 	e = x.err;
 	if (e < 0)
-		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one");
+		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one: %s",
+			    strerror(-e));
 out_sock:
 	nl_socket_free(x.sk);
 	return e;

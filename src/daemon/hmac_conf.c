@@ -370,6 +370,27 @@ int srv6_hmac_conf_load(struct srv6_hmac_set *set, char *err, size_t errlen)
 	return 0;
 }
 
+int srv6_hmac_conf_relink(struct srv6_hmac_set *set,
+			  void (*log)(const char *name, int old_ifindex, int new_ifindex))
+{
+	int changed = 0;
+
+	if (!set)
+		return 0;
+	for (unsigned int i = 0; i < set->nifs; i++) {
+		struct srv6_hmac_ifmode *m = &set->ifs[i];
+		int now = (int)if_nametoindex(m->name), was = m->ifindex;
+
+		if (now == was)
+			continue;
+		__atomic_store_n(&m->ifindex, now, __ATOMIC_RELAXED);
+		changed++;
+		if (log)
+			log(m->name, was, now);
+	}
+	return changed;
+}
+
 void srv6_hmac_conf_bind(struct srv6_conf *c)
 {
 	for (size_t i = 0; i < c->nsids; i++) {

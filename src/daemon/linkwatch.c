@@ -45,7 +45,7 @@ int srv6_linkwatch_classify(const void *msg, size_t len, uint32_t table_lo, uint
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:      /* created, up, down, renamed: both ways */
 	case RTM_DELLINK:
-		return SRV6_LW_RETRY | SRV6_LW_VERIFY4;
+		return SRV6_LW_RETRY | SRV6_LW_VERIFY4 | SRV6_LW_LINK;
 	case RTM_NEWADDR:      /* a source, a connected route toward a next hop */
 		return SRV6_LW_RETRY;
 	case RTM_NEWROUTE:
@@ -130,7 +130,7 @@ int srv6_linkwatch_drain(struct srv6_linkwatch *lw)
 			if (errno == EINTR)
 				continue;
 			if (errno == ENOBUFS) {   /* events lost: assume anything */
-				want |= SRV6_LW_RETRY | SRV6_LW_VERIFY;
+				want |= SRV6_LW_RETRY | SRV6_LW_VERIFY | SRV6_LW_LINK;
 				continue;
 			}
 			break;                    /* EAGAIN: all read */

@@ -84,7 +84,8 @@ struct daemon {
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
-	bool sources_dirty;             /* outer sources changed, not yet published */
+	bool publish_dirty;             /* d->conf differs from the published tables (a
+					 * publish failed): retried every source tick */
 	struct srv6_pending pend;       /* what the running conf still waits for */
 	struct srv6_linkwatch *lw;      /* rtnetlink events that may complete it */
 	int verify_again;               /* SRV6_LW_VERIFY* for the next tick */
@@ -461,6 +462,16 @@ out_env:
 }
 
 /* Build a snapshot of @c and publish it.  0 or -errno with @err. */
+/* SRV6D_TEST_PUBLISH_FAIL=PATH, a test hook (docs/ARCHITECTURE.md): while
+ * PATH exists, every publish fails as srv6_cache_publish() out of memory
+ * would (tests/net/test_degraded.sh: the retry of a failed publish). */
+static bool publish_forced_fail(void)
+{
+	const char *p = getenv("SRV6D_TEST_PUBLISH_FAIL");
+
+	return p && *p && access(p, F_OK) == 0;
+}
+
 static int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
 {
 	struct srv6_tables *t = srv6_tables_new();
@@ -486,10 +497,11 @@ static int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, 
 			goto out_free;
 		}
 	}
-	r = srv6_cache_publish(d->cache, t);
+	r = publish_forced_fail() ? -ENOMEM : srv6_cache_publish(d->cache, t);
 	if (r < 0) {
+		/* @t untouched by a failed publish: still ours */
 		snprintf(err, errlen, "publish: %s", strerror(-r));
-		return r;
+		goto out_free;
 	}
 	return 0;
 
@@ -745,6 +757,78 @@ static void read_sysctls(struct daemon *d)
 		d->flowlabel_mode = 0;
 }
 
+/* Whether the policy queue lines @a and @b mean the same (their line
+ * numbers aside: a reload that only moves lines changes nothing). */
+static bool pq_same(const struct srv6_conf_pqueue *a, const struct srv6_conf_pqueue *b)
+{
+	return a->queue == b->queue && a->policy == b->policy && a->has_mark == b->has_mark &&
+	       (!a->has_mark || a->mark == b->mark) && a->requeue == b->requeue &&
+	       a->delay_ms == b->delay_ms;
+}
+
+/* Whether @a and @b have the same policy queues, in whatever line order. */
+static bool pqueues_same(const struct srv6_conf *a, const struct srv6_conf *b)
+{
+	if (a->npqueues != b->npqueues)
+		return false;
+	for (unsigned int i = 0; i < a->npqueues; i++) {
+		unsigned int k;
+
+		for (k = 0; k < b->npqueues && !pq_same(&a->pqueues[i], &b->pqueues[k]); k++)
+			;
+		if (k == b->npqueues)
+			return false;
+	}
+	return true;
+}
+
+static void name_add(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf);
+
+	snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+/* The settings that only apply at start (the queues and workers, the
+ * egress path, the instance's resources): one line naming those @nc changes
+ * against the running @run; conf_apply() then keeps the running values. */
+static void start_only_changes(const struct srv6_conf *run,
+			       const struct srv6_conf *nc, const char *what)
+{
+	char names[512] = "";
+
+	if (nc->queue_first != run->queue_first || nc->queue_last != run->queue_last)
+		name_add(names, sizeof(names), "queue");
+	if (nc->queue_maxlen != run->queue_maxlen)
+		name_add(names, sizeof(names), "queue-maxlen");
+	if (nc->fail_open != run->fail_open)
+		name_add(names, sizeof(names), "fail-open");
+	if (nc->ncpus != run->ncpus ||
+	    memcmp(nc->cpus, run->cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus))
+		name_add(names, sizeof(names), "cpu-affinity");
+	if (nc->worker_fifo != run->worker_fifo || nc->worker_prio != run->worker_prio)
+		name_add(names, sizeof(names), "worker-sched");
+	if (nc->egress != run->egress)
+		name_add(names, sizeof(names), "egress");
+	if (strcmp(nc->steer_chain, run->steer_chain))
+		name_add(names, sizeof(names), "steer-chain");
+	if (nc->mark_base != run->mark_base)
+		name_add(names, sizeof(names), "mark-base");
+	if (nc->mark_mask != run->mark_mask)
+		name_add(names, sizeof(names), "mark-mask");
+	if (nc->table_base != run->table_base)
+		name_add(names, sizeof(names), "table-base");
+	if (nc->rule_pref != run->rule_pref)
+		name_add(names, sizeof(names), "rule-pref");
+	if (strcmp(nc->ctl_path, run->ctl_path))
+		name_add(names, sizeof(names), "control-socket");
+	if (!pqueues_same(nc, run))
+		name_add(names, sizeof(names), "\"queue N policy\"");
+	if (names[0])
+		srv6_log(LOG_WARNING, "%s: changes of %s take effect at the next start (running "
+			 "as started)", what, names);
+}
+
 /*
  * Make @nc (parsed, owned by the call) the running configuration: resolve
  * its contexts and sources, publish it (the RCU swap), steer it.  On failure
@@ -761,22 +845,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	warn_unsupported(d, nc);
 	read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
-	if (nc->queue_first != d->conf.queue_first || nc->queue_last != d->conf.queue_last ||
-	    nc->queue_maxlen != d->conf.queue_maxlen || nc->fail_open != d->conf.fail_open ||
-	    nc->ncpus != d->conf.ncpus ||
-	    memcmp(nc->cpus, d->conf.cpus, sizeof(nc->cpus[0]) * (size_t)nc->ncpus) ||
-	    nc->worker_fifo != d->conf.worker_fifo || nc->worker_prio != d->conf.worker_prio)
-		srv6_log(LOG_WARNING, "%s: queue, queue-maxlen, fail-open, cpu-affinity and worker-sched changes take effect at the next start", what);
-	if (nc->npqueues != d->conf.npqueues ||
-	    memcmp(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues[0]) * nc->npqueues))
-		srv6_log(LOG_WARNING, "%s: \"queue N policy\" changes take effect at the next start "
-			 "(the policy queues run on as started)", what);
-	if (strcmp(nc->steer_chain, d->conf.steer_chain) || nc->mark_base != d->conf.mark_base ||
-	    nc->mark_mask != d->conf.mark_mask ||
-	    nc->table_base != d->conf.table_base || nc->rule_pref != d->conf.rule_pref ||
-	    strcmp(nc->ctl_path, d->conf.ctl_path))
-		srv6_log(LOG_WARNING, "%s: steer-chain, mark-base, mark-mask, table-base, rule-pref and "
-			 "control-socket changes take effect at the next start", what);
+	start_only_changes(&d->conf, nc, what);
 	size_t nctx = srv6_nhctx_count(d->nh);
 
 	if (srv6_pending_init(&np, d->conf_path, nc) < 0) {
@@ -800,6 +869,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 		(void)srv6_nhctx_abort(d->nh);  /* the sync succeeded, nc is not live */
 		goto out_free;
 	}
+	d->publish_dirty = false;   /* the whole running conf is published now */
 	/* What the new conf waits for replaces what the old one did. */
 	srv6_pending_free(&d->pend);
 	d->pend = np;
@@ -816,6 +886,11 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	nc->queue_last = d->conf.queue_last;
 	nc->queue_maxlen = d->conf.queue_maxlen;
 	nc->fail_open = d->conf.fail_open;
+	nc->ncpus = d->conf.ncpus;
+	memcpy(nc->cpus, d->conf.cpus, sizeof(nc->cpus));
+	nc->worker_fifo = d->conf.worker_fifo;
+	nc->worker_prio = d->conf.worker_prio;
+	nc->egress = d->conf.egress;
 	memcpy(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues));
 	nc->npqueues = d->conf.npqueues;
 	srv6_conf_free(&d->conf);
@@ -1004,16 +1079,34 @@ static void refresh_sources(struct daemon *d)
 					       pol->segs, pol->dev_name, &pol->encap_src);
 	}
 	srv6_saddr_env_free(&env);
-	if (!changed && !d->sources_dirty)
+	if (!changed)
 		return;
-	/* a failed publish is retried at the next round (the new sources are
+	/* a failed publish is retried by retry_publish() (the new sources are
 	 * in d->conf already) */
-	d->sources_dirty = conf_publish(d, c, err, sizeof(err)) < 0;
-	if (d->sources_dirty)
+	d->publish_dirty = conf_publish(d, c, err, sizeof(err)) < 0;
+	if (d->publish_dirty)
 		srv6_log(LOG_ERR, "outer source changed, republishing failed: %s", err);
 	else
 		srv6_log(LOG_NOTICE, "outer source address changed for %u SIDs/policies (tunsrc "
 			 "or interface addresses): republished", changed);
+}
+
+/* A publish of the running conf that failed (refresh_sources(),
+ * complete_pending()) is tried again, whatever set the conf has (with
+ * encap-source no source is ever refreshed, and a SID completed in d->conf
+ * must not stay pending in the tables).  Logged when it succeeds (the
+ * failure was logged where it happened).  Control thread, every source
+ * tick. */
+static void retry_publish(struct daemon *d)
+{
+	char err[SRV6_CONF_ERRLEN + 128];
+
+	if (!d->publish_dirty)
+		return;
+	if (conf_publish(d, &d->conf, err, sizeof(err)) < 0)
+		return;
+	d->publish_dirty = false;
+	srv6_log(LOG_NOTICE, "republished the running configuration after a failed publish");
 }
 
 /* "STATUS=" for the service manager: one line on what runs (and what
@@ -1068,6 +1161,17 @@ static int retry_sources(struct daemon *d)
 	return r == -ENOMEM ? r : 0;
 }
 
+/* One `hmac MODE dev IF` line whose interface changed (srv6_hmac_conf_relink). */
+static void hmac_relinked(const char *name, int was, int now)
+{
+	if (!now)
+		srv6_log(LOG_NOTICE, "hmac dev %s: interface gone (its mode applies again when "
+			 "it comes back)", name);
+	else
+		srv6_log(LOG_NOTICE, "hmac dev %s: interface %s (ifindex %d)", name,
+			 was ? "created again" : "found", now);
+}
+
 /*
  * @want (SRV6_LW_*): after rtnetlink events, or every tick (@tick) while
  * something is pending.  VERIFY finds contexts whose route the kernel
@@ -1080,6 +1184,11 @@ static void complete_pending(struct daemon *d, int want, bool tick)
 	struct srv6_sid_cfg **cfgs;
 	char err[SRV6_CONF_ERRLEN + 128];
 	int r;
+
+	/* `hmac MODE dev IF` follows its interface by name (every tick too: a
+	 * missed event must not leave a re-created interface unchecked) */
+	if (tick || (want & SRV6_LW_LINK))
+		(void)srv6_hmac_conf_relink(d->conf.hmac, hmac_relinked);
 
 	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
 	 * (__dev_notify_flags(), then the NETDEV_DOWN notifiers), and IPv4
@@ -1109,9 +1218,9 @@ static void complete_pending(struct daemon *d, int want, bool tick)
 	free(cfgs);
 	if (!srv6_pending_update(&d->pend, &d->conf))
 		return;
-	/* a failed publish is retried by the source refresh (sources_dirty) */
-	d->sources_dirty = conf_publish(d, &d->conf, err, sizeof(err)) < 0;
-	if (d->sources_dirty)
+	/* a failed publish is retried by retry_publish() */
+	d->publish_dirty = conf_publish(d, &d->conf, err, sizeof(err)) < 0;
+	if (d->publish_dirty)
 		srv6_log(LOG_ERR, "publishing completed entries: %s", err);
 	srv6_pending_log(&d->pend, &d->conf);
 	notify_status(d, "");
@@ -1848,8 +1957,32 @@ static bool path_exists(const char *p)
 	return access(p, F_OK) == 0;
 }
 
+/* The running start-only settings (a reload keeps them): "cpu-affinity"
+ * as "0,2" or "none", "worker-sched" as "other" or "fifo N", "egress". */
+static void start_only_strs(const struct srv6_conf *c, char *cpus, size_t clen, char *sched,
+			    size_t slen, const char **egress)
+{
+	static const char *const eg[] = {
+		[SRV6_EGRESS_AUTO] = "auto",
+		[SRV6_EGRESS_VERDICT] = "verdict",
+		[SRV6_EGRESS_INJECT] = "inject",
+	};
+	size_t n = 0;
+
+	snprintf(cpus, clen, "none");
+	for (int i = 0; i < c->ncpus && n < clen; i++)
+		n += (size_t)snprintf(cpus + n, clen - n, "%s%d", i ? "," : "", c->cpus[i]);
+	if (c->worker_fifo)
+		snprintf(sched, slen, "fifo %d", c->worker_prio);
+	else
+		snprintf(sched, slen, "other");
+	*egress = (size_t)c->egress < sizeof(eg) / sizeof(eg[0]) ? eg[c->egress] : "?";
+}
+
 static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 {
+	char cpus[SRV6_CONF_MAX_QUEUES * 12 + 8], sched[32];
+	const char *egress;
 	static const struct { const char *name, *path; } feats[] = {
 		{ "seg6", "/proc/sys/net/ipv6/seg6_flowlabel" },
 		{ "nfnetlink_queue", "/proc/net/netfilter/nfnetlink_queue" },
@@ -1861,6 +1994,7 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 
 	gmtime_r(&d->loaded, &tm);
 	strftime(loaded, sizeof(loaded), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	start_only_strs(&d->conf, cpus, sizeof(cpus), sched, sizeof(sched), &egress);
 	if (q->json) {
 		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
 			(long)getpid(), (long long)(now - d->started));
@@ -1880,7 +2014,11 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 			fprintf(o, "%s\"%s\":%s", i ? "," : "", feats[i].name,
 				path_exists(feats[i].path) ? "true" : "false");
-		fprintf(o, ",\"seg6_flowlabel\":%d}}\n", d->flowlabel_mode);
+		fprintf(o, ",\"seg6_flowlabel\":%d},\"control_dropped\":%llu,"
+			"\"start_only\":{\"cpu_affinity\":\"%s\",\"worker_sched\":\"%s\","
+			"\"egress\":\"%s\",\"queue_maxlen\":%u}}\n", d->flowlabel_mode,
+			(unsigned long long)srv6_ctlsock_dropped(d->ctl), cpus, sched, egress,
+			d->conf.queue_maxlen);
 		return 0;
 	}
 	fprintf(o, "srv6d %s pid %ld uptime %llds\n", SRV6D_VERSION, (long)getpid(),
@@ -1894,6 +2032,8 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
 		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
 		d->steered ? "installed" : "not installed");
+	fprintf(o, "as started: queue-maxlen %u, cpu-affinity %s, worker-sched %s, egress %s\n",
+		d->conf.queue_maxlen, cpus, sched, egress);
 	fprintf(o, "egress ipv6 %s%s (%s)\n", d->inject6 ? "injected through " : "verdicts",
 		d->inject6 ? d->injdev.name : "", d->egress_why);
 	if (d->injdev.ifindex)
@@ -1905,6 +2045,9 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 		fprintf(o, " %s %s", feats[i].name, path_exists(feats[i].path) ? "yes" : "no");
 	fprintf(o, " seg6_flowlabel %d\n", d->flowlabel_mode);
+	if (srv6_ctlsock_dropped(d->ctl))
+		fprintf(o, "control socket: %llu stalled clients closed\n",
+			(unsigned long long)srv6_ctlsock_dropped(d->ctl));
 	return 0;
 }
 
@@ -2570,6 +2713,7 @@ int main(int argc, char **argv)
 					 true);
 		}
 		if (now >= src_next) {
+			retry_publish(&d);
 			refresh_sources(&d);
 			src_next = mono_usec() + SOURCE_REFRESH_S * 1000000ull;
 		}

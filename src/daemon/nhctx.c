@@ -31,6 +31,10 @@
 
 #include "srv6d/errbuf.h"
 #include "srv6d/nhctx.h"
+#include "srv6d/rtdump.h"
+
+/* The protocol of the adjacency routes: the sweep removes only these. */
+#define SRV6_NHCTX_ROUTE_PROTO RTPROT_STATIC
 
 _Static_assert((SRV6_NHCTX_MARK_BASE & ~SRV6_NHCTX_MARK_MASK) == 0,
 	       "mark base must not overlap the index bits");
@@ -485,7 +489,7 @@ static struct rtnl_route *adj_route_build(const struct srv6_nhctx *n, const stru
 	rtnl_route_set_family(rt, family);
 	rtnl_route_set_table(rt, c->table);
 	rtnl_route_set_type(rt, RTN_UNICAST);
-	rtnl_route_set_protocol(rt, RTPROT_STATIC);
+	rtnl_route_set_protocol(rt, SRV6_NHCTX_ROUTE_PROTO);
 	rtnl_route_set_scope(rt, RT_SCOPE_UNIVERSE);
 	if (rtnl_route_set_dst(rt, dst) < 0)
 		goto out_free;
@@ -728,19 +732,15 @@ static void sweep_rule(struct nl_object *obj, void *arg)
 		s->err = req_errno(s->n, e);
 }
 
-static void sweep_route(struct nl_object *obj, void *arg)
+/* A route of srv6d's adjacency tables: one srv6d installed (proto static).
+ * Plain rtnetlink (rtdump.h): libnl's route cache fails a whole dump that
+ * holds a route it cannot parse (a kernel seg6local route). */
+static int sweep_route(const struct srv6_rt *rt, void *arg)
 {
-	struct sweep *s = arg;
-	struct rtnl_route *rt = (struct rtnl_route *)obj;
-	uint32_t t = rtnl_route_get_table(rt);
-	int e;
+	const struct srv6_nhctx *n = arg;
 
-	if (t < s->n->table_base || t > s->n->table_base + SRV6_NHCTX_MAX)
-		return;
-	s->n->kerr = 0;
-	e = rtnl_route_delete(s->n->sk, rt, 0);
-	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !s->err)
-		s->err = req_errno(s->n, e);
+	return rt->table >= n->table_base && rt->table <= n->table_base + SRV6_NHCTX_MAX &&
+	       rt->protocol == SRV6_NHCTX_ROUTE_PROTO;
 }
 
 /* Remove every rule and route that srv6d's parameters claim, in both
@@ -760,11 +760,9 @@ static int sweep_all(struct srv6_nhctx *n)
 		nl_cache_free(cache);
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		e = rtnl_route_alloc_cache(n->sk, families[i], 0, &cache);
-		if (e < 0)
-			return -nlerr_to_errno(e);
-		nl_cache_foreach(cache, sweep_route, &s);
-		nl_cache_free(cache);
+		e = srv6_rt_sweep(families[i], sweep_route, n);
+		if (e < 0 && !s.err)
+			s.err = e;
 	}
 	return s.err;
 }
@@ -1133,16 +1131,17 @@ struct table_seen {
 	uint64_t *bits;
 };
 
-static void seen_route(struct nl_object *obj, void *arg)
+static int seen_route(const struct srv6_rt *rt, void *arg)
 {
 	struct table_seen *t = arg;
-	uint32_t tb = rtnl_route_get_table((struct rtnl_route *)obj);
+	uint32_t tb = rt->table;
 
 	if (tb > t->n->table_base && tb <= t->n->table_base + SRV6_NHCTX_MAX) {
 		uint32_t idx = tb - t->n->table_base;
 
 		t->bits[idx / 64] |= 1ull << (idx % 64);
 	}
+	return 0;
 }
 
 /* Whether @c has an adjacency route of a family @v6 / @v4 asks for. */
@@ -1156,7 +1155,6 @@ int srv6_nhctx_verify(struct srv6_nhctx *n, bool v6, bool v4, struct srv6_sid_cf
 {
 	struct table_seen t = { .n = n };
 	bool fam[2] = { false, false };   /* [0] IPv6, [1] IPv4: some context to check */
-	struct nl_cache *cache;
 	int lost = 0, e;
 	size_t k;
 
@@ -1171,13 +1169,11 @@ int srv6_nhctx_verify(struct srv6_nhctx *n, bool v6, bool v4, struct srv6_sid_cf
 	for (int i = 0; i < 2; i++) {
 		if (!fam[i])
 			continue;
-		e = rtnl_route_alloc_cache(n->sk, i ? AF_INET : AF_INET6, 0, &cache);
+		e = srv6_rt_dump(i ? AF_INET : AF_INET6, seen_route, &t);
 		if (e < 0) {
 			free(t.bits);
-			return -nlerr_to_errno(e);
+			return e;
 		}
-		nl_cache_foreach(cache, seen_route, &t);
-		nl_cache_free(cache);
 	}
 	for (k = 0; k < n->nctx; k++) {
 		const struct ctx *c = &n->ctx[k];

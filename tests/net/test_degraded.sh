@@ -28,7 +28,9 @@
 # pending again (dropped, counted), up with its address -> forwards again;
 # the policy completes when a route toward its first segment is added
 # (encapsulated packets at dst); a reload with a missing interface keeps
-# srv6d running (the End SID still works); a conf syntax error still exits 1.
+# srv6d running (the End SID still works); a conf syntax error still exits 1;
+# with encap-source, a publish of completed entries that fails is retried
+# (SRV6D_TEST_PUBLISH_FAIL) until the SID forwards.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -182,4 +184,41 @@ bad=$TMPD/bad.conf
 { cat "$CONF"; echo "sid 2001:db8:ff::7 action End.DX5"; } >"$bad"
 in_rtr timeout 10 "$SRV6D" -f -c "$bad" >"$TMPD/bad.log" 2>&1; rc=$?
 check "a conf syntax error still exits 1 (got $rc)" test "$rc" -eq 1
+
+# ---- a failed publish of completed entries is retried (with encap-source) ----
+# SRV6D_TEST_PUBLISH_FAIL: while the file exists every publish fails (a test
+# hook standing for an out-of-memory publish).  encap-source: no outer source
+# is ever refreshed, and the retry must not depend on that refresh.
+Y=2001:db8:ff::5 Y_HEX=20010db800ff00000000000000000005 FP=$TMPD/failpub
+CONF2=$TMPD/srv6d2.conf
+{
+	echo "queue 0"
+	echo "steer auto"
+	echo "encap-source $RTR_ADDR_SRC"
+	echo "sid $Y action End.X nh6 2001:db8:5::2 oif eth5"
+	echo "sid $E action End"
+	conf_extra
+} >"$CONF2"
+y_via_eth5() { [ "$(arrived "$(sid_pkt $Y_HEX)" eth3)" = $BB ]; }
+if SRV6D_TEST_PUBLISH_FAIL=$FP srv6d_start "$CONF2" "$TMPD/stats2" "$TMPD/srv6d2.log"; then
+	check "publish retry: started with 1 pending (eth5 missing)" log_has "started: .*1 pending"
+	touch "$FP"
+	ip -n "$NS_DST" link add eth3 type veth peer name eth5 netns "$NS_RTR"
+	ip -n "$NS_DST" addr add 2001:db8:5::2/64 dev eth3 nodad
+	ip -n "$NS_DST" link set eth3 up
+	ip -n "$NS_RTR" addr add 2001:db8:5::1/64 dev eth5 nodad
+	ip -n "$NS_RTR" link set eth5 up
+	ip -n "$NS_RTR" neigh replace 2001:db8:5::2 lladdr "$(mac_of "$NS_DST" eth3)" dev eth5 nud permanent
+	check "publish retry: eth5 appears, the SID completes but its publish fails (log)" \
+		wait_until 10 log_has "publishing completed entries: publish: Cannot allocate memory"
+	out=$(arrived "$(sid_pkt $Y_HEX)" eth3)
+	check "publish retry: ... the tables still hold it pending (got '$out')" test -z "$out"
+	rm -f "$FP"
+	check "publish retry: the publish is retried once it can succeed (log)" \
+		wait_until 10 log_has "republished the running configuration after a failed publish"
+	check "publish retry: End.X now forwards through eth5" wait_until 5 y_via_eth5
+	check "publish retry: srv6d stops cleanly" srv6d_stop
+else
+	fail "publish retry: srv6d starts with encap-source and a missing interface"
+fi
 summary

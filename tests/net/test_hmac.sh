@@ -32,6 +32,8 @@
 #      policy and once its own key differs.
 #   4. secret files: a 65-byte secret and a group-readable file are refused
 #      with the file named and the secret not shown.
+#   5. `hmac require dev IF` with IF deleted and created again (another
+#      ifindex) under a running srv6d: unsigned packets are still dropped.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -354,5 +356,51 @@ if srv6d_built; then
 	check "a group-readable secret file is refused, file named, secret not shown (rc=$rc)" \
 		test $rc -eq 1 -a -n "$(echo "$out" | grep -F "$TMPD/kgrp: group- or world-accessible")" \
 		-a -z "$(echo "$out" | grep -F group-can-read)"
+fi
+
+# ---------------------------------------------------------------------------
+# 5. `hmac require dev IF` follows its interface by name: rtr's interface to
+#    src deleted and created again (another ifindex) under a running srv6d;
+#    the unsigned packet must still be dropped (the old ifindex matched
+#    nothing and the global `verify` let it through).
+recreate_src_link() {
+	ip -n "$NS_RTR" link del "$RTR_IF_SRC"    # src's eth0 goes with it
+	ip -n "$NS_SRC" link add eth0 type veth peer name "$RTR_IF_SRC" netns "$NS_RTR" || return 1
+	in_rtr sysctl -qw "net.ipv6.conf.$RTR_IF_SRC.seg6_enabled=1" >/dev/null
+	ip -n "$NS_SRC" addr add $SRC_ADDR/64 dev eth0 nodad
+	ip -n "$NS_RTR" addr add $RTR_ADDR_SRC/64 dev "$RTR_IF_SRC" nodad
+	ip -n "$NS_SRC" link set eth0 up
+	ip -n "$NS_RTR" link set "$RTR_IF_SRC" up
+	SRC_MAC=$(mac_of "$NS_SRC" eth0)
+	RTR_MAC_SRC=$(mac_of "$NS_RTR" "$RTR_IF_SRC")
+	ip -n "$NS_SRC" neigh replace $RTR_ADDR_SRC lladdr "$RTR_MAC_SRC" dev eth0 nud permanent
+	ip -n "$NS_RTR" neigh replace $SRC_ADDR lladdr "$SRC_MAC" dev "$RTR_IF_SRC" nud permanent
+	wait_until 5 topo_up
+}
+if start relink "sid $SID action End" "hmac verify" "hmac require dev $RTR_IF_SRC"; then
+	pkt_to_dst send --hex "$N" "$P" >"$TMPD/relink.a"
+	check "relink: before: unsigned dropped, signed passes" \
+		test -z "$(rx "$TMPD/relink.a" 0)" -a "$(da "$(rx "$TMPD/relink.a" 1)")" = "$AA1"
+	old_ifi=$(in_rtr cat "/sys/class/net/$RTR_IF_SRC/ifindex")
+	if recreate_src_link; then
+		new_ifi=$(in_rtr cat "/sys/class/net/$RTR_IF_SRC/ifindex")
+		check "relink: $RTR_IF_SRC created again with another ifindex ($old_ifi -> $new_ifi)" \
+			test "$old_ifi" != "$new_ifi"
+		wait_until 5 grep -Eq "hmac dev $RTR_IF_SRC: interface (created again|found)" "$SRV6D_LOG"
+		check "relink: srv6d logs the interface found again" \
+			grep -Eq "hmac dev $RTR_IF_SRC: interface (created again|found) \(ifindex $new_ifi\)" "$SRV6D_LOG"
+		pkt_to_dst send --hex "$N" "$P" >"$TMPD/relink.b"
+		check "relink: after: unsigned still dropped" test -z "$(rx "$TMPD/relink.b" 0)"
+		check "relink: after: signed still passes" test "$(da "$(rx "$TMPD/relink.b" 1)")" = "$AA1"
+		if srv6d_stats; then
+			check "relink: drop reason hmac counts both unsigned packets" \
+				test "$(counter $SID hmac)" -eq 2
+		else
+			fail "relink: stats file on SIGUSR1"
+		fi
+	else
+		fail "relink: $RTR_IF_SRC created again"
+	fi
+	srv6d_stop
 fi
 summary

@@ -24,7 +24,11 @@
 # context (End.X global and link-local nh6, End.T), mark 0 follows main, an
 # unassigned mark of srv6d's range is dropped (blackhole rule), incremental
 # sync + gc, repair, errors naming the token; (b) close removes everything;
-# (c) a crashed instance's rules and routes are removed by the next open.
+# (c) a crashed instance's rules and routes are removed by the next open;
+# (d) srv6d starts in a netns that holds kernel seg6local routes (libnl's
+# route cache failed the whole dump on them: "removing stale next-hop
+# contexts: Input/output error"), leaves them alone, and still sweeps its own
+# stale adjacency routes and fail-open blackholes.
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -36,6 +40,7 @@ COPROC_PID=
 
 cleanup_nh() {
 	[ -n "$COPROC_PID" ] && kill "$COPROC_PID" 2>/dev/null
+	[ -n "$SRV6D_PID" ] && srv6d_stop
 	local ns
 	for ns in "$NS_SRC" "$NS_RTR" "$NS_NH1" "$NS_NH2"; do ip netns del "$ns" 2>/dev/null; done
 	rm -rf "$TMPD"
@@ -326,5 +331,40 @@ nh_wait_exit
 out=$(rtr "$TOOLS/nhctx_tool" 0x7a000001 0 0 </dev/null)
 check "mark base with index bits is refused ($out)" \
 	test "$out" = "err mark base 0x7a000001: low 16 bits must be 0"
+
+# ---- (d) kernel seg6local routes beside srv6d ----
+rtr sysctl -qw net.ipv6.conf.all.seg6_enabled=1 >/dev/null
+rtr ip -6 route add 2001:db8:77::1 encap seg6local action End dev eth1
+# one in srv6d's adjacency table range too, not of srv6d's protocol
+rtr ip -6 route add 2001:db8:77::2 encap seg6local action End dev eth1 table 4200000005
+# stale state of a crashed srv6d: an adjacency route, a fail-open blackhole
+rtr ip -6 route add default via 2001:db8:2::2 dev eth1 table 4200000099 proto static
+rtr ip -6 route add blackhole 2001:db8:ff::9 proto 109 metric $((0xffff0000 + 1000))
+seg6l() { { rtr ip -6 route show; rtr ip -6 route show table 4200000005; } | grep -c 'seg6local action End'; }
+check "setup: two kernel seg6local routes" test "$(seg6l)" -eq 2
+cat >"$TMPD/d.conf" <<EOC
+queue 5
+fail-open yes
+sid 2001:db8:ff::1 action End
+sid 2001:db8:ff::3 action End.X nh6 2001:db8:2::2 oif eth1
+$(conf_extra)
+EOC
+if srv6d_start "$TMPD/d.conf" "$TMPD/d.stats" "$TMPD/d.log"; then
+	ok "srv6d starts beside kernel seg6local routes"
+else
+	fail "srv6d starts beside kernel seg6local routes" "$(grep -m1 error "$TMPD/d.log")"
+fi
+check "... and leaves both seg6local routes alone" test "$(seg6l)" -eq 2
+check "... and still removes a stale adjacency route (proto static, its table range)" \
+	bash -c "! ip netns exec $NS_RTR ip -6 route show table 4200000099 | grep -q ."
+check "... and still removes a stale fail-open blackhole" \
+	bash -c "! ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::9 '"
+check "... and installs its own (End.X context route, SID blackhole)" \
+	bash -c "ip netns exec $NS_RTR ip -6 route show table all | grep -q '^default via 2001:db8:2::2 dev eth1 table 4200000001 proto static' &&
+		 ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::1 '"
+srv6d_stop
+check "srv6d stops cleanly (rc ${SRV6D_RC:-?}) and the seg6local routes stay" \
+	test "${SRV6D_RC:-1}" -eq 0 -a "$(seg6l)" -eq 2
+sanitizer_reports "$TMPD"
 
 summary

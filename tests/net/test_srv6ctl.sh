@@ -3,7 +3,8 @@
 #
 # test_srv6ctl.sh - srv6ctl against a running srv6d: every command of the
 # table, JSON through python's json, Prometheus through a strict parser of the
-# format (prom_check.py), bad and oversized requests on the socket, a broken
+# format (prom_check.py), bad and oversized requests on the socket, clients
+# that never read (monitor cap, eviction of stalled ones), a broken
 # reload while traffic flows, and the import round trip.
 #
 #   +---------------+      +--------------------------------+      +---------------+
@@ -169,8 +170,10 @@ printf '# TYPE x_total counter\nx_total 1\nx_total 2\n' >"$TMPD/prom.bad"
 check "prom_check.py refuses a series given twice" eval '! "$PY" "$LIB_DIR/prom_check.py" "$TMPD/prom.bad" >/dev/null'
 
 # ---- monitor, changes, reset -------------------------------------------------------------
-in_rtr "$SRV6CTL" -S "$SOCK" monitor >"$TMPD/monitor" 2>&1 & MON=$!
-in_rtr "$SRV6CTL" -S "$SOCK" -j monitor >"$TMPD/monitor.json" 2>&1 & MONJ=$!
+# not through in_rtr: a function runs in a subshell, and killing that would
+# leave srv6ctl connected (holding a monitor slot)
+ip netns exec "$NS_RTR" "$SRV6CTL" -S "$SOCK" monitor >"$TMPD/monitor" 2>&1 & MON=$!
+ip netns exec "$NS_RTR" "$SRV6CTL" -S "$SOCK" -j monitor >"$TMPD/monitor.json" 2>&1 & MONJ=$!
 STREAM_PID=$MON   # lib.sh's cleanup kills it
 sleep 0.3   # both connected (a monitor replies at once; no event is lost after)
 out=$(ctl sid add 2001:db8:ff::9 action End flavors PSP 2>&1)
@@ -295,6 +298,46 @@ pkt_to_dst send --case end >"$TMPD/busy.cap"
 check "traffic flows while the socket is full" eval '[ "$(rx "$TMPD/busy.cap" end)" = "$(rx "$TMPD/kernel.cap" end)" ]'
 wait "$IDLE"
 check "after they go: served again" eval 'ctl status >/dev/null'
+
+# 16 clients that never read may not lock srv6ctl out: monitors take at most
+# 8 slots, and a full table gives the slot of a client stalled for 1 s to a
+# new connection.  hold.py PAYLOAD: 16 connections send PAYLOAD, take the
+# first answer (when PAYLOAD is a request), then read nothing for 6 s and
+# report how many were refused as monitors.
+cat >"$TMPD/hold.py" <<'EOF'
+import socket, sys, time
+socks = []
+for i in range(16):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect(sys.argv[1])
+    s.sendall(sys.argv[2].encode()); socks.append(s)
+n = 0
+if sys.argv[2]:
+    # every request answered ("ok" for a monitor, or the refusal) before
+    # the caller tries srv6ctl
+    for s in socks:
+        s.settimeout(5)
+        try:
+            n += s.recv(200).startswith(b"error too many monitors")
+        except OSError:
+            pass
+print("held", flush=True)
+time.sleep(6)
+print("refused-monitors", n, flush=True)
+EOF
+in_rtr "$PY" "$TMPD/hold.py" "$SOCK" $'monitor\n' >"$TMPD/hold-mon.out" 2>&1 & HOLD=$!
+wait_until 10 grep -q held "$TMPD/hold-mon.out"
+check "16 monitors that never read: srv6ctl status still served" eval 'ctl status >/dev/null 2>&1'
+wait "$HOLD"
+check "... the 9th to 16th monitor are refused (at most 8): $(tail -1 "$TMPD/hold-mon.out")" \
+	grep -qx "refused-monitors 8" "$TMPD/hold-mon.out"
+in_rtr "$PY" "$TMPD/hold.py" "$SOCK" "" >"$TMPD/hold-idle.out" 2>&1 & HOLD=$!
+wait_until 5 grep -q held "$TMPD/hold-idle.out"
+sleep 1.5
+check "16 silent connections held 1.5 s: srv6ctl status served (a stalled one evicted)" \
+	eval 'ctl status >/dev/null 2>&1'
+check "... and status counts the closed client" \
+	eval 'ctl status | grep -q "^control socket: [1-9][0-9]* stalled clients closed"'
+wait "$HOLD"
 
 # a connection that never sends its request is closed (after 10 s), not kept
 out=$(in_rtr "$PY" - "$SOCK" <<'EOF'

@@ -62,7 +62,7 @@ if hold_one "$TMPD/reload"; then
 	r=$(ctl reload)
 	check "reload while held: reloaded ($r), the packet is still held" held_is 11 1
 	check "reload: the policy change is deferred to the next start (logged)" \
-		grep -q 'queue N policy" changes take effect at the next start' "$SRV6D_LOG"
+		grep -q 'changes of .*"queue N policy".* take effect at the next start' "$SRV6D_LOG"
 	sed -i 's/^queue 16 policy delay 300ms$/queue 16 policy delay 200ms/' "$TMPD/srv6d.conf"
 	R=$(ctl queue release 11 all)
 	wait $SPID

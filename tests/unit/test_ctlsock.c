@@ -2,7 +2,8 @@
 /*
  * test_ctlsock.c - the control socket without a daemon: a stub handler,
  * real unix sockets in a scratch directory, the poll loop driven by hand.
- * Replies, errors, bounds (oversized request, full table, slow monitor),
+ * Replies, errors, bounds (oversized request, full table, slow monitor,
+ * write deadline, eviction of stalled clients, the monitor cap),
  * what the socket may replace (a stale socket) and what not (a live one,
  * a file that is no socket).
  */
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
@@ -21,12 +23,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "srv6d/ctlsock.h"
 
 static char dir[40], path[100];
 static int calls;
+static size_t big_reply;   /* status: a body of this many bytes */
 
 static int stub(void *arg, const struct srv6_ctl_req *req, FILE *out, char *err, size_t errlen)
 {
@@ -36,6 +40,14 @@ static int stub(void *arg, const struct srv6_ctl_req *req, FILE *out, char *err,
 	if (req->cmd->op == SRV6_CTL_RELOAD) {
 		snprintf(err, errlen, "f.conf:3: unknown action \"End.DX5\"");
 		return -EINVAL;
+	}
+	if (req->cmd->op == SRV6_CTL_STATUS && big_reply) {
+		static char chunk[65536];
+
+		memset(chunk, 'x', sizeof(chunk));
+		for (size_t n = 0; n < big_reply; n += sizeof(chunk))
+			fwrite(chunk, 1, sizeof(chunk), out);
+		return 0;
 	}
 	fprintf(out, "%s %d%s\n", req->cmd->object, req->argc, req->json ? " json" : "");
 	return 0;
@@ -151,6 +163,8 @@ static void test_bounds(void **state)
 	int fds[SRV6_CTLSOCK_MAX_CLIENTS], extra, a, m;
 
 	assert_non_null(s);
+	/* no eviction here: the full table is refused, however slow the run */
+	srv6_ctlsock_set_deadlines(s, SRV6_CTLSOCK_WRITE_MS, 60000);
 	memset(big, 'x', sizeof(big));
 	a = client();
 	assert_int_equal(send(a, big, sizeof(big), MSG_DONTWAIT), (ssize_t)sizeof(big));
@@ -200,6 +214,101 @@ static void test_bounds(void **state)
 	srv6_ctlsock_close(s);
 }
 
+/* Drive the loop for @ms milliseconds. */
+static void spin_ms(struct srv6_ctlsock *s, int ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		struct pollfd pfd[SRV6_CTLSOCK_NFDS];
+		int n = srv6_ctlsock_pollfds(s, pfd);
+
+		(void)poll(pfd, (nfds_t)n, 10);
+		srv6_ctlsock_process(s, pfd, n, stub, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
+/* Whether the server closed @fd (EOF after draining what it sent). */
+static bool closed_by_server(int fd)
+{
+	char b[65536];
+	ssize_t r;
+
+	while ((r = recv(fd, b, sizeof(b), MSG_DONTWAIT)) > 0)
+		;
+	return r == 0;
+}
+
+/* Clients that never read their reply or their events, or send nothing,
+ * may not lock srv6ctl out: a write deadline closes them, a full table
+ * evicts the one stalled longest, monitors take at most half the table. */
+static void test_stalled_clients(void **state)
+{
+	char err[SRV6_CTL_ERRLEN] = "";
+	struct srv6_ctlsock *s = srv6_ctlsock_open(path, err, sizeof(err));
+	int fds[SRV6_CTLSOCK_MAX_CLIENTS], extra, m;
+
+	assert_non_null(s);
+	srv6_ctlsock_set_deadlines(s, 2000, 200);
+	/* every slot a reply far larger than the socket buffer, never read */
+	big_reply = 1u << 20;
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++) {
+		fds[i] = client();
+		assert_int_equal(send(fds[i], "status\n", 7, 0), 7);
+	}
+	spin_ms(s, 300);
+	big_reply = 0;
+	/* past the eviction delay: the next connection gets a slot */
+	extra = client();
+	assert_int_equal(send(extra, "status\n", 7, 0), 7);
+	spin_ms(s, 100);
+	assert_string_equal(reply(extra), "ok\nstatus 0\n");
+	close(extra);
+	assert_true(srv6_ctlsock_dropped(s) >= 1);
+	/* past the write deadline: every stalled reply is closed */
+	spin_ms(s, 2300);
+	assert_int_equal(srv6_ctlsock_dropped(s), SRV6_CTLSOCK_MAX_CLIENTS);
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++) {
+		assert_true(closed_by_server(fds[i]));
+		close(fds[i]);
+	}
+	/* monitors take at most half the table; the rest serves requests */
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++) {
+		fds[i] = client();
+		assert_int_equal(send(fds[i], "monitor\n", 8, 0), 8);
+	}
+	spin(s);
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_CLIENTS; i++) {
+		if (i < SRV6_CTLSOCK_MAX_MONITORS)
+			continue;
+		assert_string_equal(reply(fds[i]), "error too many monitors (at most 8)\n");
+		close(fds[i]);
+	}
+	extra = client();
+	assert_int_equal(send(extra, "status\n", 7, 0), 7);
+	spin(s);
+	assert_string_equal(reply(extra), "ok\nstatus 0\n");
+	close(extra);
+	/* an idle monitor (nothing to write) is no stalled client */
+	spin_ms(s, 2300);
+	m = fds[0];
+	assert_false(closed_by_server(m));
+	/* a monitor that reads no events past the socket buffer: closed at
+	 * the write deadline, well before the backlog bound */
+	for (int i = 0; i < 4000; i++)
+		srv6_ctlsock_event(s, "x", "%0200d", i);
+	spin_ms(s, 2300);
+	for (int i = 0; i < SRV6_CTLSOCK_MAX_MONITORS; i++) {
+		if (i)
+			assert_true(closed_by_server(fds[i]));
+		close(fds[i]);
+	}
+	assert_int_equal(srv6_ctlsock_dropped(s), SRV6_CTLSOCK_MAX_CLIENTS + SRV6_CTLSOCK_MAX_MONITORS);
+	srv6_ctlsock_close(s);
+}
+
 static void test_what_it_replaces(void **state)
 {
 	char err[SRV6_CTL_ERRLEN] = "";
@@ -235,6 +344,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_requests, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stalled_clients, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_what_it_replaces, setup, teardown),
 	};
 

@@ -53,8 +53,8 @@ static int cls(uint16_t type, int family, uint32_t table)
 
 static void test_classify(void **state)
 {
-	assert_int_equal(cls(RTM_NEWLINK, 0, 0), SRV6_LW_RETRY | SRV6_LW_VERIFY4);
-	assert_int_equal(cls(RTM_DELLINK, 0, 0), SRV6_LW_RETRY | SRV6_LW_VERIFY4);
+	assert_int_equal(cls(RTM_NEWLINK, 0, 0), SRV6_LW_RETRY | SRV6_LW_VERIFY4 | SRV6_LW_LINK);
+	assert_int_equal(cls(RTM_DELLINK, 0, 0), SRV6_LW_RETRY | SRV6_LW_VERIFY4 | SRV6_LW_LINK);
 	assert_int_equal(cls(RTM_NEWADDR, 0, 0), SRV6_LW_RETRY);
 	assert_int_equal(cls(RTM_DELADDR, 0, 0), 0);
 	assert_int_equal(cls(RTM_NEWNEIGH, 0, 0), 0);

@@ -269,6 +269,33 @@ static void test_conf_load_print(void **state)
 	srv6_conf_free(&c);
 }
 
+static int relinks;
+static void on_relink(const char *name, int was, int now)
+{
+	relinks++;
+}
+
+/* `hmac MODE dev IF` follows the name: a link event resolves it again
+ * (lo always exists; the other name never does). */
+static void test_relink(void **state)
+{
+	struct srv6_hmac_set set = { .nifs = 2 };
+
+	snprintf(set.ifs[0].name, sizeof(set.ifs[0].name), "lo");
+	set.ifs[0].ifindex = 0;           /* absent at load, there now */
+	snprintf(set.ifs[1].name, sizeof(set.ifs[1].name), "srv6tnoif0");
+	set.ifs[1].ifindex = 4242;        /* the ifindex of a deleted interface */
+	set.ifs[1].mode = SRV6_HMAC_REQUIRE;
+	assert_int_equal(srv6_hmac_conf_relink(&set, on_relink), 2);
+	assert_int_equal(relinks, 2);
+	assert_int_equal(set.ifs[0].ifindex, 1);
+	assert_int_equal(set.ifs[1].ifindex, 0);
+	/* the old ifindex no longer selects require */
+	assert_int_equal(srv6_hmac_mode_for(&set, 4242), set.mode);
+	assert_int_equal(srv6_hmac_conf_relink(&set, on_relink), 0);
+	assert_int_equal(srv6_hmac_conf_relink(NULL, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_key_files),
 		cmocka_unit_test(test_conf_load_print),
+		cmocka_unit_test(test_relink),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * rtdump.h - route dumps and deletes over plain rtnetlink (libmnl).
+ *
+ * libnl-route-3's route cache refuses a whole dump when one route carries an
+ * encapsulation it does not parse (a kernel seg6local route: the cache fill
+ * fails with NLE_... and srv6d saw "Input/output error"), so the routes srv6d
+ * looks for among the host's are read here from the raw messages: only the
+ * header fields and the few attributes a caller filters on are decoded, and a
+ * route is deleted by sending its own dumped message back as RTM_DELROUTE
+ * (what `ip route flush` does), so every attribute that tells it apart from
+ * a similar route is matched.
+ *
+ * Control thread only; each call opens and closes its own netlink socket.
+ */
+#ifndef SRV6D_RTDUMP_H
+#define SRV6D_RTDUMP_H
+
+#include <stdint.h>
+
+/* One dumped route: what callers filter on. */
+struct srv6_rt {
+	uint8_t family;
+	uint8_t dst_len;
+	uint8_t protocol;
+	uint8_t type;          /* RTN_* */
+	uint32_t table;        /* RTA_TABLE, else rtm_table */
+	uint32_t priority;     /* RTA_PRIORITY, 0 when absent */
+	uint8_t dst[16];       /* RTA_DST (4 or 16 bytes used), zero when absent */
+};
+
+/* Called for every route of the dump: 1 to pick it (srv6_rt_sweep deletes
+ * it), 0 to leave it. */
+typedef int (*srv6_rt_fn)(const struct srv6_rt *rt, void *arg);
+
+/**
+ * srv6_rt_dump - call @fn for every route of @family (AF_INET6 or AF_INET),
+ * in every table; @fn's result is ignored.  Returns 0 or -errno (the dump
+ * could not be read).  Caller: nhctx.c (verify).
+ */
+int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg);
+
+/**
+ * srv6_rt_sweep - delete every route of @family that @pick picks, after the
+ * dump (no request is sent while it runs).  A route already gone (ENOENT,
+ * ESRCH) is no error.  Returns the number deleted or the first -errno (the
+ * other picked routes are still tried).  Callers: nhctx.c (stale
+ * contexts), fallback.c (stale blackholes).
+ */
+int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg);
+
+#endif

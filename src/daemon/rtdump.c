@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* rtdump.c - route dumps over plain rtnetlink: include/srv6d/rtdump.h. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/socket.h>
+#include <linux/rtnetlink.h>
+
+#include <libmnl/libmnl.h>
+
+#include "srv6d/rtdump.h"
+
+#define RT_DUMP_BUF 32768   /* the largest skb a netlink dump fills */
+
+struct dump {
+	srv6_rt_fn fn;
+	void *arg;
+	bool keep;           /* copy the picked messages (sweep) */
+	struct nlmsghdr **picked;
+	size_t npicked, cap;
+	int err;             /* -ENOMEM while copying */
+};
+
+static int rt_attr_cb(const struct nlattr *a, void *data)
+{
+	const struct nlattr **tb = data;
+	int t = mnl_attr_get_type(a);
+
+	if (t <= RTA_MAX)
+		tb[t] = a;
+	return MNL_CB_OK;
+}
+
+static int keep_msg(struct dump *d, const struct nlmsghdr *nlh)
+{
+	struct nlmsghdr *copy;
+
+	if (d->npicked == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 16;
+		struct nlmsghdr **p = realloc(d->picked, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		d->picked = p;
+		d->cap = cap;
+	}
+	copy = malloc(nlh->nlmsg_len);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	d->picked[d->npicked++] = copy;
+	return 0;
+}
+
+static int rt_msg_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump *d = data;
+	const struct rtmsg *rtm;
+	const struct nlattr *tb[RTA_MAX + 1] = { 0 };
+	struct srv6_rt rt = { 0 };
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
+		return MNL_CB_OK;
+	rtm = mnl_nlmsg_get_payload(nlh);
+	if (mnl_attr_parse(nlh, sizeof(*rtm), rt_attr_cb, tb) < 0)
+		return MNL_CB_OK;   /* a message we cannot walk is not ours */
+	rt.family = rtm->rtm_family;
+	rt.dst_len = rtm->rtm_dst_len;
+	rt.protocol = rtm->rtm_protocol;
+	rt.type = rtm->rtm_type;
+	rt.table = rtm->rtm_table;
+	if (tb[RTA_TABLE] && mnl_attr_get_payload_len(tb[RTA_TABLE]) >= 4)
+		rt.table = mnl_attr_get_u32(tb[RTA_TABLE]);
+	if (tb[RTA_PRIORITY] && mnl_attr_get_payload_len(tb[RTA_PRIORITY]) >= 4)
+		rt.priority = mnl_attr_get_u32(tb[RTA_PRIORITY]);
+	if (tb[RTA_DST]) {
+		size_t len = mnl_attr_get_payload_len(tb[RTA_DST]);
+
+		memcpy(rt.dst, mnl_attr_get_payload(tb[RTA_DST]),
+		       len < sizeof(rt.dst) ? len : sizeof(rt.dst));
+	}
+	if (d->fn(&rt, d->arg) == 1 && d->keep && !d->err)
+		d->err = keep_msg(d, nlh);
+	return MNL_CB_OK;
+}
+
+static struct mnl_socket *rt_open(unsigned int *portid)
+{
+	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+
+	if (!nl)
+		return NULL;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int e = errno;
+
+		mnl_socket_close(nl);
+		errno = e;
+		return NULL;
+	}
+	*portid = mnl_socket_get_portid(nl);
+	return nl;
+}
+
+/* Dump @family's routes through @nl into @d. */
+static int rt_walk(struct mnl_socket *nl, unsigned int portid, int family, struct dump *d)
+{
+	char buf[RT_DUMP_BUF] __attribute__((aligned(8)));
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	unsigned int seq = (unsigned int)time(NULL);
+	struct rtmsg *rtm;
+
+	nlh->nlmsg_type = RTM_GETROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = (uint8_t)family;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		int c;
+
+		if (len < 0)
+			return -errno;
+		c = mnl_cb_run(buf, (size_t)len, seq, portid, rt_msg_cb, d);
+		if (c < 0)
+			return errno ? -errno : -EIO;
+		if (c == MNL_CB_STOP)
+			return d->err;
+	}
+}
+
+int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg)
+{
+	struct dump d = { .fn = fn, .arg = arg };
+	struct mnl_socket *nl;
+	unsigned int portid;
+	int e;
+
+	nl = rt_open(&portid);
+	if (!nl)
+		return -errno;
+	e = rt_walk(nl, portid, family, &d);
+	mnl_socket_close(nl);
+	return e;
+}
+
+/* Send @nlh back as RTM_DELROUTE and wait for the kernel's answer. */
+static int rt_delete(struct mnl_socket *nl, unsigned int portid, struct nlmsghdr *nlh,
+		     unsigned int seq)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
+	ssize_t len;
+	int c;
+
+	nlh->nlmsg_type = RTM_DELROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = seq;
+	nlh->nlmsg_pid = 0;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+	if (len < 0)
+		return -errno;
+	c = mnl_cb_run(buf, (size_t)len, seq, portid, NULL, NULL);
+	if (c < 0)
+		return errno == ENOENT || errno == ESRCH ? 0 : -errno;
+	return 0;
+}
+
+int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg)
+{
+	struct dump d = { .fn = pick, .arg = arg, .keep = true };
+	struct mnl_socket *nl;
+	unsigned int portid, seq = (unsigned int)time(NULL) + 1;
+	int e, err = 0, deleted = 0;
+
+	nl = rt_open(&portid);
+	if (!nl)
+		return -errno;
+	e = rt_walk(nl, portid, family, &d);
+	for (size_t i = 0; e == 0 && i < d.npicked; i++) {
+		int r = rt_delete(nl, portid, d.picked[i], seq++);
+
+		if (r < 0 && !err)
+			err = r;
+		else if (r == 0)
+			deleted++;
+	}
+	if (!e)
+		e = err;
+	for (size_t i = 0; i < d.npicked; i++)
+		free(d.picked[i]);
+	free(d.picked);
+	mnl_socket_close(nl);
+	return e < 0 ? e : deleted;
+}
