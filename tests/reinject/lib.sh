@@ -159,3 +159,74 @@ dmesg_clean() {
 	      head -5)
 	[ -z "$bad" ] || { echo "$bad" | sed 's/^/#   /'; return 1; }
 }
+
+# rcu_barrier: a veth pair added and deleted in rtr: unregistering a device
+# runs rcu_barrier() (netdev_run_todo), so routes deleted before it have
+# been freed (their cached dsts "put": dst_dev_put, blackhole_netdev) and
+# dsts released before it destroyed: outcomes and counters do not depend
+# on how fast RCU callbacks run.
+rcu_barrier() {
+	in_rtr ip link add r13gp0 type veth peer name r13gp1 && in_rtr ip link del r13gp0
+}
+
+# rj_kstate: rtr's kernel counters that every case must leave as it found
+# them.  From /proc/net/rt6_stats (per namespace): the entries of
+# ip6_dst_ops (field 6: the dsts counted by this kernel, uncached clones
+# such as FLOWI_FLAG_KNOWN_NH lookups and icmp6_dst_alloc, and route cache
+# exceptions; per-CPU route dsts are DST_NOCOUNT), the exception entries
+# (field 5) and the fib route entries (field 4); and the namespace's IPv6
+# and IPv4 neighbour entries.  The exception cache is flushed, then an RCU
+# barrier: what stays counted is held by something.  Not usable here:
+# field 3 (fib_rt_alloc) only ever grows on this kernel, and the neighbour
+# table counters of /proc/net/stat/ndisc_cache exist in init_net only,
+# shared by every namespace.  The per-CPU route dsts a queued skb holds are
+# covered by rj_ns_teardown (a leaked one keeps its inet6_dev, hence its
+# device, referenced).
+rj_kstate() {
+	in_rtr ip -6 route flush cache
+	rcu_barrier
+	# shellcheck disable=SC2046
+	set -- $(in_rtr cat /proc/net/rt6_stats)
+	echo "dst=$((16#$6)) rtcache=$((16#$5)) fib=$((16#$4))" \
+	     "neigh6=$(in_rtr ip -6 neigh show | wc -l) neigh4=$(in_rtr ip -4 neigh show | wc -l)"
+}
+# kbase: the baseline (rj_kstate) before a case, in KBASE.
+kbase() { KBASE=$(rj_kstate); }
+# kcheck NAME: check that rj_kstate is back to KBASE (dsts may still be on
+# their way out through RCU: retried for up to 5 s).
+kcheck() {
+	local now
+	kstate_back() { now=$(rj_kstate); [ "$now" = "$KBASE" ]; }
+	if wait_until 5 kstate_back; then
+		ok "$1: kernel dst/route/neighbour counters back to baseline ($now)"
+	else
+		fail "$1: kernel counters not back to baseline" "before: $KBASE" "after:  $now"
+	fi
+}
+
+# rj_ns_teardown: delete the test's namespaces (srv6d stopped first) and
+# wait until the kernel has torn them down completely.  Namespace cleanup
+# is one ordered work queue (cleanup_net), and its device unregistration
+# waits (netdev_run_todo) until every reference to the devices is gone:
+# a witness veth from rtr into a sentinel namespace B shows that rtr's
+# cleanup has started; then a sentinel A is deleted, and its veth peer in
+# B disappears only after rtr's cleanup has finished.  A leaked dst or
+# neighbour reference keeps it waiting ("unregister_netdevice: waiting
+# for ... to become free" after 10 s): fails after 20 s.
+rj_ns_teardown() {
+	local a="r13-wa-$$-$RANDOM" b="r13-wb-$$-$RANDOM" ns r=0
+	ip netns add "$a" && ip netns add "$b" || return 1
+	ip -n "$NS_RTR" link add r13wit type veth peer name wit netns "$b" &&
+	ip -n "$a" link add w0 type veth peer name w1 netns "$b" || r=1
+	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do ip netns del "$ns" || r=1; done
+	gone() { ! ip -n "$b" link show "$1" >/dev/null 2>&1; }
+	if [ $r = 0 ] && wait_until 20 gone wit; then
+		ip netns del "$a"
+		wait_until 20 gone w1 || { echo "# namespace cleanup still waiting after 20 s"; r=1; }
+	else
+		echo "# rtr's namespace cleanup did not start (something holds it)"; r=1
+		ip netns del "$a"
+	fi
+	ip netns del "$b"
+	return $r
+}

@@ -55,10 +55,19 @@ done
 hook off
 
 # ---- 2. hold after the behavior, delete the route it used, release ----------
-held_after() { # CASE CHAIN CMD...
+# neigh6: rtr's entry for dst: "STATE LLADDR" (LLADDR empty if none)
+neigh6() { in_rtr ip -6 neigh show $DST_ADDR dev "$RTR_IF_DST" | awk '{print $NF, ($2 == "lladdr" ? $3 : "")}'; }
+# held_after CASE CHAIN CMD...: hold CASE's packet at CHAIN, run CMD,
+# release; outcome in $TMPD/held, U0/U1 T0/T1, NEIGH_AFTER (the next
+# hop's neighbour entry after the release, "STATE [LLADDR]"); then the routes and the
+# next hop's neighbour restored and rtr's dst/neighbour counters checked
+# against their baseline (kbase/kcheck, lib.sh).  $HOLD_TO: how long the
+# capture waits (3 s).
+held_after() {
 	local c=$1 chain=$2 spid; shift 2
+	kbase
 	hook "$chain" 11 -d "$(newda "$c")"
-	send "$c" both 1 3 >"$TMPD/held" &
+	send "$c" both 1 "${HOLD_TO:-3}" >"$TMPD/held" &
 	spid=$!
 	wait_until 5 held_is 11 1 || { fail "$c: not held at $chain"; wait $spid; return 1; }
 	"$@"
@@ -67,16 +76,11 @@ held_after() { # CASE CHAIN CMD...
 	R=$(ctl queue release 11 1)
 	wait $spid
 	U1=$(snmp6 Icmp6OutDestUnreachs) T1=$(snmp6 Icmp6OutPktTooBigs)
+	NEIGH_AFTER=$(neigh6)
 	hook off
 	rj_routes
-}
-# rcu_barrier: a veth pair added and deleted in rtr: unregistering a device
-# runs rcu_barrier() (netdev_run_todo), so the deleted route's fib6_info
-# has been freed, and its cached dst "put" (dst_dev_put: dst_discard_out,
-# blackhole_netdev) before the release: the outcome does not depend on
-# how fast RCU callbacks run.
-rcu_barrier() {
-	in_rtr ip link add r13gp0 type veth peer name r13gp1 && in_rtr ip link del r13gp0
+	ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+	kcheck "$c held at $chain ($*)"
 }
 outcome() {
 	echo "dst=$(rxs "$NS_DST" "$TMPD/held" | wc -l) src=$(rxs "$NS_SRC" "$TMPD/held" | wc -l)" \
@@ -112,12 +116,49 @@ for chain in FORWARD POSTROUTING; do
 		[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
 done
 
-# the neighbour of the next hop deleted while the packet waits with its route
+# ---- the next hop's neighbour entry goes away while the packet waits ---------
+# resolved: NEIGH_AFTER is an entry ND resolved again (not the permanent one)
+resolved() { case $NEIGH_AFTER in "REACHABLE $DST_MAC"|"STALE $DST_MAC"|"DELAY $DST_MAC") return 0 ;; esac; return 1; }
+nh_flush() {
+	in_rtr ip -6 neigh flush dev "$RTR_IF_DST" nud all
+	in_rtr ip -6 neigh show dev "$RTR_IF_DST" >"$TMPD/flushed"
+}
+nh_failed() {
+	in_rtr ip -6 neigh replace $DST_ADDR dev "$RTR_IF_DST" nud failed
+	neigh6 >"$TMPD/failed"
+}
 held_after end-x FORWARD in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
-ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
-echo "# End.X held at FORWARD, next hop's neighbour deleted: $(outcome) ($R)"
+echo "# End.X held at FORWARD, next hop's neighbour deleted: $(outcome) ($R) neigh after: $NEIGH_AFTER"
 check "End.X held at FORWARD, next hop's neighbour deleted: resolved again (ND), delivered" \
 	[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
+
+# at POST_ROUTING the okfn (ip6_finish_output2) looks the neighbour up:
+# deleted, flushed or FAILED, a new resolution starts, the packet waits
+# in the entry's queue and leaves once dst answers
+held_after end-x POSTROUTING in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+echo "# End.X held at POSTROUTING, next hop's neighbour deleted: $(outcome) ($R) neigh after: $NEIGH_AFTER"
+check "End.X held at POSTROUTING, next hop's neighbour deleted: resolved again by ND, delivered" \
+	eval '[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ] && resolved'
+held_after end-x POSTROUTING nh_flush
+echo "# End.X held at POSTROUTING, neighbours of $RTR_IF_DST flushed: $(outcome) ($R) neigh after: $NEIGH_AFTER"
+check "End.X held at POSTROUTING, output device's neighbours flushed (none left): resolved again, delivered" \
+	eval '[ "$(outcome)/$(wc -c <"$TMPD/flushed")" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0/0" ] && resolved'
+held_after end-x POSTROUTING nh_failed
+echo "# End.X held at POSTROUTING, neighbour set FAILED ($(cat "$TMPD/failed")): $(outcome) ($R) neigh after: $NEIGH_AFTER"
+check "End.X held at POSTROUTING, neighbour set FAILED: probed again, resolved, delivered" \
+	eval '[ "$(outcome)/$(cat "$TMPD/failed")" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0/FAILED " ] && resolved'
+
+# the entry deleted and dst no longer answering Neighbor Solicitations:
+# resolution fails (mcast_solicit probes), the kernel drops the packet
+# with an ICMPv6 Address Unreachable to the source (ndisc_error_report)
+in_dst ip6tables -I INPUT -p icmpv6 --icmpv6-type neighbour-solicitation -j DROP
+in_rtr sysctl -qw "net.ipv6.neigh.$RTR_IF_DST.retrans_time_ms=200"
+HOLD_TO=5 held_after end-x POSTROUTING in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+in_dst ip6tables -D INPUT -p icmpv6 --icmpv6-type neighbour-solicitation -j DROP
+in_rtr sysctl -qw "net.ipv6.neigh.$RTR_IF_DST.retrans_time_ms=1000"
+echo "# End.X held at POSTROUTING, neighbour deleted, no answer to ND: $(outcome) ($R)"
+check "End.X held at POSTROUTING, neighbour deleted, ND unanswered: ICMPv6 Address Unreachable to src, counted once" \
+	[ "$(outcome)" = "dst=0 src=1 icmp=1/3 unreach-delta=1 ptb-delta=0" ]
 
 # ---- 3. the output device goes down while held at FORWARD ---------------------
 late0=$(qget 11 late)
@@ -138,4 +179,6 @@ fi
 hook off
 check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
 check "srv6d stops cleanly (SIGTERM)" srv6d_stop
+check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
+check "kernel log still clean after the teardown" dmesg_clean
 summary
