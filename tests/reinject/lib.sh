@@ -144,6 +144,7 @@ rj_setup() {
 	# dst answers plain UDP with Port Unreachable (nothing listens): only
 	# rtr's ICMP errors are outcomes of the tests
 	in_dst ip6tables -A OUTPUT -p icmpv6 --icmpv6-type port-unreachable -j DROP
+	in_dst iptables -A OUTPUT -p icmp --icmp-type port-unreachable -j DROP
 	rj_routes || return 1
 	rj_conf >"$TMPD/srv6d.conf"
 	srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" || return 1

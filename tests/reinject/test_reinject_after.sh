@@ -14,9 +14,14 @@
 #      the outcome is asserted (FORWARD: dropped silently; POSTROUTING:
 #      ICMPv6 Packet Too Big with MTU 68 to the source; see the comment
 #      below and docs/REINJECTION.md)
-#   3. hold at FORWARD, the output device goes down: the kernel flushes the
+#   3. the next hop's neighbour entry deleted (FORWARD, POSTROUTING),
+#      flushed, set FAILED (POSTROUTING) while held: resolved again by ND,
+#      delivered; deleted with ND unanswered: ICMPv6 Address Unreachable
+#   4. hold at FORWARD, the output device goes down: the kernel flushes the
 #      entry, srv6d's verdict is counted late
-#   4. the kernel log has no WARN/BUG/RCU/refcount line
+#   5. after each held case rtr's dst/route/neighbour counters are back to
+#      their baseline; at the end the namespaces are torn down completely
+#      and the kernel log has no WARN/BUG/RCU/refcount line
 #
 # SETS net.netfilter.nf_hooks_lwtunnel=1, which is global and cannot be
 # turned off again: run it last (tests/check.sh runs the suite "reinject"
@@ -160,7 +165,7 @@ echo "# End.X held at POSTROUTING, neighbour deleted, no answer to ND: $(outcome
 check "End.X held at POSTROUTING, neighbour deleted, ND unanswered: ICMPv6 Address Unreachable to src, counted once" \
 	[ "$(outcome)" = "dst=0 src=1 icmp=1/3 unreach-delta=1 ptb-delta=0" ]
 
-# ---- 3. the output device goes down while held at FORWARD ---------------------
+# ---- 4. the output device goes down while held at FORWARD ---------------------
 late0=$(qget 11 late)
 hook FORWARD 11 -d 2001:db8:2::2
 send end dst 1 3 >"$TMPD/down" &
