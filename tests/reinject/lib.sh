@@ -68,7 +68,7 @@ sidpkts() { in_rtr ip -s -6 route show "$1" | sed -n 's/.* packets \([0-9]*\) .*
 hook() {
 	local c
 	for c in PREROUTING INPUT FORWARD OUTPUT POSTROUTING; do in_rtr ip6tables -t mangle -F "$c"; done
-	in_rtr iptables -t mangle -F PREROUTING
+	for c in PREROUTING POSTROUTING; do in_rtr iptables -t mangle -F "$c"; done
 	[ "$1" = off ] && return 0
 	local chain=$1 q=$2; shift 2
 	in_rtr ip6tables -t mangle -A "$chain" "$@" -j NFQUEUE --queue-num "$q"
