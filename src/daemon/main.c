@@ -712,6 +712,32 @@ static void dump_workers(struct dump_ctx *x)
 	}
 }
 
+/* One line per verdict-policy queue (pqueue.h). */
+static void dump_pqueues(struct dump_ctx *x)
+{
+	for (unsigned int i = 0; x->d->pqs && i < x->d->npqs; i++) {
+		struct srv6_pq *pq = &x->d->pqs[i];
+		struct srv6_pq_stats s;
+		char line[512];
+		size_t nheld;
+
+		srv6_pq_stats_read(pq, &s, &nheld);
+		snprintf(line, sizeof(line),
+			 "pqueue %u packets=%llu accepted=%llu dropped=%llu repeated=%llu "
+			 "requeued=%llu guarded=%llu held=%llu released=%llu late=%llu enobufs=%llu "
+			 "held-now=%zu", pq->cfg.queue, (unsigned long long)s.packets,
+			 (unsigned long long)s.accepted, (unsigned long long)s.dropped,
+			 (unsigned long long)s.repeated, (unsigned long long)s.requeued,
+			 (unsigned long long)s.guarded, (unsigned long long)s.held,
+			 (unsigned long long)s.released, (unsigned long long)s.late,
+			 (unsigned long long)s.enobufs, nheld);
+		if (x->f)
+			fprintf(x->f, "%s\n", line);
+		else
+			srv6_log(LOG_INFO, "%s", line);
+	}
+}
+
 static int fill_stats(FILE *f, void *arg)
 {
 	struct dump_ctx x = { .d = arg, .f = f };
@@ -719,6 +745,7 @@ static int fill_stats(FILE *f, void *arg)
 	srv6_cache_foreach_sid(x.d->cache, dump_sid, &x);
 	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
 	dump_workers(&x);
+	dump_pqueues(&x);
 	dump_egress(&x);
 	fprintf(f, "steering repairs=%llu\n",
 		(unsigned long long)(x.d->steer_repairs - x.d->base_repairs));
@@ -738,6 +765,7 @@ static void dump_counters(struct daemon *d, bool to_log)
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
+		dump_pqueues(&x);
 		dump_egress(&x);
 		srv6_log(LOG_INFO, "steering repairs=%llu",
 			 (unsigned long long)(d->steer_repairs - d->base_repairs));
@@ -1810,11 +1838,13 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 }
 
 /* queue release N [COUNT|all]: the COUNT (default 1) oldest held packets
- * of policy queue N get NF_ACCEPT. */
+ * of policy queue N get NF_ACCEPT.  Answers once the verdicts are sent, or
+ * after SRV6_PQ_RELEASE_WAIT_MS with "releasing K (in progress)" while the
+ * queue's thread goes on: the control loop never waits longer. */
 static int ctl_release(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 		       size_t errlen)
 {
-	uint64_t count = 1;
+	uint64_t count = 1, pending = 0;
 	struct srv6_pq *pq;
 	unsigned int qn;
 	long n;
@@ -1841,7 +1871,18 @@ static int ctl_release(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, 
 			}
 		}
 	}
-	n = srv6_pq_release(pq, count);
+	n = srv6_pq_release(pq, count, &pending);
+	if (n == -EINPROGRESS) {
+		/* the queue's thread goes on sending them: the control loop does
+		 * not wait (queue show N: held_now, released) */
+		if (q->json)
+			fprintf(o, "{\"queue\":%u,\"released\":null,\"releasing\":%llu}\n", qn,
+				(unsigned long long)pending);
+		else
+			fprintf(o, "queue %u: releasing %llu (in progress: queue show %u)\n", qn,
+				(unsigned long long)pending, qn);
+		return 0;
+	}
 	if (n < 0) {
 		snprintf(err, errlen, "queue %u: %s", qn, strerror((int)-n));
 		return (int)n;
@@ -2296,6 +2337,9 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	d->base_w = bw;
 	d->base_q = bq;
 	d->base_repairs = d->steer_repairs;
+	for (unsigned int i = 0; i < d->npqs; i++)
+		if (d->pqs[i].running)
+			srv6_pq_reset(&d->pqs[i]);
 	free(ls.sid);
 	free(lp.pol);
 	srv6_log(LOG_NOTICE, "counters reset (srv6ctl)");
