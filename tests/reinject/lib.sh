@@ -176,7 +176,8 @@ rcu_barrier() {
 # such as FLOWI_FLAG_KNOWN_NH lookups and icmp6_dst_alloc, and route cache
 # exceptions; per-CPU route dsts are DST_NOCOUNT), the exception entries
 # (field 5) and the fib route entries (field 4); and the namespace's IPv6
-# and IPv4 neighbour entries.  The exception cache is flushed, then an RCU
+# (global addresses: a link-local entry dst's own Neighbor Solicitation
+# creates comes and goes with ND timing) and IPv4 neighbour entries.  The exception cache is flushed, then an RCU
 # barrier: what stays counted is held by something.  Not usable here:
 # field 3 (fib_rt_alloc) only ever grows on this kernel, and the neighbour
 # table counters of /proc/net/stat/ndisc_cache exist in init_net only,
@@ -189,7 +190,7 @@ rj_kstate() {
 	# shellcheck disable=SC2046
 	set -- $(in_rtr cat /proc/net/rt6_stats)
 	echo "dst=$((16#$6)) rtcache=$((16#$5)) fib=$((16#$4))" \
-	     "neigh6=$(in_rtr ip -6 neigh show | wc -l) neigh4=$(in_rtr ip -4 neigh show | wc -l)"
+	     "neigh6=$(in_rtr ip -6 neigh show | grep -vc '^fe80:') neigh4=$(in_rtr ip -4 neigh show | wc -l)"
 }
 # kbase: the baseline (rj_kstate) before a case, in KBASE.
 kbase() { KBASE=$(rj_kstate); }
@@ -205,29 +206,48 @@ kcheck() {
 	fi
 }
 
-# rj_ns_teardown: delete the test's namespaces (srv6d stopped first) and
-# wait until the kernel has torn them down completely.  Namespace cleanup
-# is one ordered work queue (cleanup_net), and its device unregistration
-# waits (netdev_run_todo) until every reference to the devices is gone:
-# a witness veth from rtr into a sentinel namespace B shows that rtr's
-# cleanup has started; then a sentinel A is deleted, and its veth peer in
-# B disappears only after rtr's cleanup has finished.  A leaked dst or
-# neighbour reference keeps it waiting ("unregister_netdevice: waiting
+# rj_netns_drained: wait until every namespace whose cleanup has already
+# started is torn down completely.  Namespace cleanup is one ordered work
+# queue (cleanup_net), and its device unregistration waits
+# (netdev_run_todo) until every reference to the devices is gone: a
+# sentinel namespace A, deleted now, is cleaned up only after them; its
+# veth peer in a second sentinel B disappears then.  A leaked dst, neighbour
+# or skb reference keeps the queue waiting ("unregister_netdevice: waiting
 # for ... to become free" after 10 s): fails after 20 s.
-rj_ns_teardown() {
-	local a="r13-wa-$$-$RANDOM" b="r13-wb-$$-$RANDOM" ns r=0
+rj_netns_drained() {
+	local a="r13-wa-$$-$RANDOM" b="r13-wb-$$-$RANDOM" r=0
 	ip netns add "$a" && ip netns add "$b" || return 1
-	ip -n "$NS_RTR" link add r13wit type veth peer name wit netns "$b" &&
 	ip -n "$a" link add w0 type veth peer name w1 netns "$b" || r=1
-	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do ip netns del "$ns" || r=1; done
+	ip netns del "$a"
 	gone() { ! ip -n "$b" link show "$1" >/dev/null 2>&1; }
-	if [ $r = 0 ] && wait_until 20 gone wit; then
-		ip netns del "$a"
-		wait_until 20 gone w1 || { echo "# namespace cleanup still waiting after 20 s"; r=1; }
-	else
-		echo "# rtr's namespace cleanup did not start (something holds it)"; r=1
-		ip netns del "$a"
-	fi
+	[ $r = 0 ] && { wait_until 20 gone w1 || { echo "# namespace cleanup still waiting after 20 s"; r=1; }; }
 	ip netns del "$b"
 	return $r
+}
+
+# rj_ns_teardown: delete the test's namespaces (srv6d stopped first) and
+# wait until the kernel has torn them down completely: a witness veth from
+# rtr into a namespace W shows that rtr's cleanup has started (nothing
+# holds the namespace any more), then rj_netns_drained.
+rj_ns_teardown() {
+	local w="r13-ww-$$-$RANDOM" ns r=0
+	ip netns add "$w" || return 1
+	ip -n "$NS_RTR" link add r13wit type veth peer name wit netns "$w" || r=1
+	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do ip netns del "$ns" || r=1; done
+	if [ $r = 0 ] && wait_until 20 eval '! ip -n "$w" link show wit >/dev/null 2>&1'; then
+		rj_netns_drained || r=1
+	else
+		echo "# rtr's namespace cleanup did not start (something holds it)"; r=1
+	fi
+	ip netns del "$w"
+	return $r
+}
+
+# rj_unheld: after a case whose packet was not held in time (a loaded
+# machine): no rule, and whatever queue 11 holds released, so that a late
+# packet cannot pass for the next case's.
+rj_unheld() {
+	hook off
+	ctl queue release 11 all >/dev/null
+	wait_until 10 held_is 11 0
 }

@@ -67,14 +67,14 @@ neigh6() { in_rtr ip -6 neigh show $DST_ADDR dev "$RTR_IF_DST" | awk '{print $NF
 # hop's neighbour entry after the release, "STATE [LLADDR]"); then the routes and the
 # next hop's neighbour restored and rtr's dst/neighbour counters checked
 # against their baseline (kbase/kcheck, lib.sh).  $HOLD_TO: how long the
-# capture waits (3 s).
+# capture waits (5 s).
 held_after() {
 	local c=$1 chain=$2 spid; shift 2
 	kbase
 	hook "$chain" 11 -d "$(newda "$c")"
-	send "$c" both 1 "${HOLD_TO:-3}" >"$TMPD/held" &
+	send "$c" both 1 "${HOLD_TO:-5}" >"$TMPD/held" &
 	spid=$!
-	wait_until 5 held_is 11 1 || { fail "$c: not held at $chain"; wait $spid; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held at $chain"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs)
@@ -158,7 +158,7 @@ check "End.X held at POSTROUTING, neighbour set FAILED: probed again, resolved, 
 # with an ICMPv6 Address Unreachable to the source (ndisc_error_report)
 in_dst ip6tables -I INPUT -p icmpv6 --icmpv6-type neighbour-solicitation -j DROP
 in_rtr sysctl -qw "net.ipv6.neigh.$RTR_IF_DST.retrans_time_ms=200"
-HOLD_TO=5 held_after end-x POSTROUTING in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+HOLD_TO=8 held_after end-x POSTROUTING in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
 in_dst ip6tables -D INPUT -p icmpv6 --icmpv6-type neighbour-solicitation -j DROP
 in_rtr sysctl -qw "net.ipv6.neigh.$RTR_IF_DST.retrans_time_ms=1000"
 echo "# End.X held at POSTROUTING, neighbour deleted, no answer to ND: $(outcome) ($R)"
@@ -170,7 +170,7 @@ late0=$(qget 11 late)
 hook FORWARD 11 -d 2001:db8:2::2
 send end dst 1 3 >"$TMPD/down" &
 spid=$!
-if wait_until 5 held_is 11 1; then
+if wait_until 30 held_is 11 1; then
 	in_rtr ip link set "$RTR_IF_DST" down
 	R=$(ctl queue release 11 1)
 	wait $spid

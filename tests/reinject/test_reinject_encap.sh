@@ -97,9 +97,9 @@ held_encap() {
 	local c=$1 where=$2 spid; shift 2
 	kbase
 	ehook "$where" 11 "$c"
-	send "$c" both 1 3 >"$TMPD/held" &
+	send "$c" both 1 5 >"$TMPD/held" &
 	spid=$!
-	wait_until 5 held_is 11 1 || { fail "$c: not held at $where"; wait $spid; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held at $where"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs) N0=$(snmp6 Ip6InNoRoutes) I0=$(snmp6 Icmp6InDestUnreachs)

@@ -71,4 +71,6 @@ check "queue 11: nothing held, no late verdict, kernel waiting 0" \
 hook off
 check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
 check "srv6d stops cleanly (SIGTERM)" srv6d_stop
+check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
+check "kernel log still clean after the teardown" dmesg_clean
 summary
