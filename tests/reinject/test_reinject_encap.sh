@@ -112,7 +112,7 @@ held_encap() {
 	kcheck "$c held at $where ($*)"
 }
 outcome() {
-	local h d=0 s=0
+	local d s
 	d=$(rxs "$NS_DST" "$TMPD/held" | grep -c '^6.\{47\}fd000077')
 	s=$(rxs "$NS_SRC" "$TMPD/held" | grep -c '^6.\{47\}fd000077')
 	echo "dst=$(rxs "$NS_DST" "$TMPD/held" | wc -l)($d outer) src=$(rxs "$NS_SRC" "$TMPD/held" | wc -l)($s outer)" \
