@@ -156,7 +156,9 @@ static void test_release_bounded(void **state)
 	r = srv6_pq_release(&pq, 2, &pending);
 	ms = ms_since(&t0);
 	assert_int_equal(r, -EINPROGRESS);
-	assert_true(ms >= SRV6_PQ_RELEASE_WAIT_MS - 5 && ms < SRV6_PQ_RELEASE_WAIT_MS + 500);
+	/* the control loop is held for the bound, and the bound is short */
+	assert_true(ms >= SRV6_PQ_RELEASE_WAIT_MS - 5);
+	assert_true(ms < 1000);
 	assert_int_equal(pending, 2);
 	assert_int_equal(pq.rel_count, 2);
 	r = srv6_pq_release(&pq, 5, &pending);
