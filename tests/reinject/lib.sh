@@ -213,7 +213,9 @@ kcheck() {
 # sentinel namespace A, deleted now, is cleaned up only after them; its
 # veth peer in a second sentinel B disappears then.  A leaked dst, neighbour
 # or skb reference keeps the queue waiting ("unregister_netdevice: waiting
-# for ... to become free" after 10 s): fails after 20 s.
+# for ... to become free" after 10 s): fails after 20 s.  The queue is
+# the machine's: a leak in a namespace someone else deleted just before
+# fails it too (dmesg_clean then names the device).
 rj_netns_drained() {
 	local a="r13-wa-$$-$RANDOM" b="r13-wb-$$-$RANDOM" r=0
 	ip netns add "$a" && ip netns add "$b" || return 1
