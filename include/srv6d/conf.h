@@ -41,7 +41,8 @@
  *                                4294901760 (never 0 or 252..255); default
  *                                4200000000
  *   rule-pref N                  ip rule preferences N (contexts) and N+1
- *                                (blackhole); 1..32764; default 1000
+ *                                (blackhole); 1..32764 or 32768..65534;
+ *                                default 40000 (behind main and default)
  * A SID's `table`/`vrftable` may not be 253..255 (default, main, local) nor
  * fall in srv6d's own table range.
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]

@@ -330,9 +330,18 @@ static int g_rulepref(struct conf_ctx *x, char **argv)
 {
 	uint64_t v;
 
-	/* N and N + 1, both before the main table's rule (32766) */
-	if (conf_parse_num("rule-pref", argv[1], 1, 32764, &v, &x->e))
+	/* N and N + 1 on either side of main (32766) and default (32767),
+	 * never at them (srv6_nhctx_pref_ok) */
+	if (conf_parse_num("rule-pref", argv[1], 1, SRV6_NHCTX_RULE_PRIO_MAX, &v, &x->e))
 		return -EINVAL;
+	if (!srv6_nhctx_pref_ok(v)) {
+		struct qtok qb;
+
+		conf_seterr(&x->e, "rule-pref %s out of range (1..32764, 32768..%u): N and N+1 "
+			    "may not be main's 32766 or default's 32767", conf_q(&qb, argv[1]),
+			    SRV6_NHCTX_RULE_PRIO_MAX);
+		return -EINVAL;
+	}
 	x->c->rule_pref = (uint32_t)v;
 	return 0;
 }

@@ -194,10 +194,14 @@ static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t
 /*
  * The gate: "pref PRIO not fwmark BASE/MASK goto PRIO+1", before the context
  * rules of its family (same preference, added first: the kernel keeps rules
- * of one preference in insertion order).  A lookup without a mark of srv6d's
- * range jumps over every context rule to the blackhole rule, which does not
- * match it either: two srv6d rules crossed, however many contexts.  libnl has
- * no setter for FIB_RULE_INVERT, so the message is built here.
+ * of one preference in insertion order).  With PRIO behind main and default
+ * (the default, 40000), a lookup without a mark of srv6d's range gets here
+ * only when no host table routed it; it then jumps over every context rule
+ * to the catch-all, which does not match it either: three srv6d rules
+ * crossed in all (this gate, the catch-all and the isolation gate at 0),
+ * however many contexts.  A lookup that local, main or default routes
+ * crosses only the isolation gate.  libnl has no setter for
+ * FIB_RULE_INVERT, so the message is built here.
  */
 static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
 {
@@ -404,8 +408,10 @@ static int fam_idx(int family)
 }
 
 /* Before the first context rule of @family (and once per sync, a repair):
- * the catch-all, then the gate, then the isolation gate at 0.  No srv6d rule
- * exists in a family while no context needs one. */
+ * the catch-all, then the gate, then the isolation gate at 0 (each goto's
+ * target exists before the goto: an unresolved goto is skipped, and marked
+ * lookups would fall through to local and main).  No srv6d rule exists in a
+ * family while no context needs one. */
 static int family_on(struct srv6_nhctx *n, int family)
 {
 	int i = fam_idx(family), e;
@@ -709,18 +715,24 @@ struct sweep {
 	int err;
 };
 
+/*
+ * A rule is this instance's (left by a crash) when it matches a mark of its
+ * range, whatever its preference: the mark bits are srv6d's (mark-mask), and
+ * a second instance with an overlapping mark-base cannot run (instance
+ * locks).  Not by preference: a crashed srv6d with another rule-pref (the
+ * default was 1000 before the contexts moved behind main) left its gate at 0
+ * jumping to its old contexts, which would route our marks.
+ */
 static void sweep_rule(struct nl_object *obj, void *arg)
 {
 	struct sweep *s = arg;
 	struct rtnl_rule *r = (struct rtnl_rule *)obj;
-	uint32_t prio = rtnl_rule_get_prio(r);
+	uint32_t mark = rtnl_rule_get_mark(r), mask = rtnl_rule_get_mask(r);
 	int e;
 
-	if (prio != s->n->prio && prio != s->n->prio + 1 &&
-	    !(prio == 0 && rtnl_rule_get_action(r) == FR_ACT_GOTO &&
-	      rtnl_rule_get_goto(r) == s->n->prio))
-		return;
-	if ((rtnl_rule_get_mark(r) & s->n->id_mask) != s->n->mark_base)
+	/* a rule without fwmark reads mark 0, mask 0: never ours */
+	if ((mark & s->n->id_mask) != s->n->mark_base ||
+	    (mask & s->n->id_mask) != s->n->id_mask)
 		return;
 	s->n->kerr = 0;
 	e = rtnl_rule_delete(s->n->sk, r, 0);
@@ -805,8 +817,9 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint3
 		errno = EINVAL;
 		return NULL;
 	}
-	if (rule_prio > 32764) {
-		srv6_seterr(err, errlen, "rule priority %u: must be 1..32764", rule_prio);
+	if (!srv6_nhctx_pref_ok(rule_prio)) {
+		srv6_seterr(err, errlen, "rule priority %u: must be 1..32764 or 32768..%u",
+			    rule_prio, SRV6_NHCTX_RULE_PRIO_MAX);
 		errno = EINVAL;
 		return NULL;
 	}

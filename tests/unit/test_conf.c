@@ -502,8 +502,12 @@ static const struct err_case err_cases[] = {
 	{ "table-base 254\n", "t.conf:1: table-base \"254\" out of range (255..4294901760)" },
 	{ "table-base 4294901761\n",
 	  "t.conf:1: table-base \"4294901761\" out of range (255..4294901760)" },
-	{ "rule-pref 0\n", "t.conf:1: rule-pref \"0\" out of range (1..32764)" },
-	{ "rule-pref 32765\n", "t.conf:1: rule-pref \"32765\" out of range (1..32764)" },
+	{ "rule-pref 0\n", "t.conf:1: rule-pref \"0\" out of range (1..65534)" },
+	{ "rule-pref 65535\n", "t.conf:1: rule-pref \"65535\" out of range (1..65534)" },
+	{ "rule-pref 32765\n", "t.conf:1: rule-pref \"32765\" out of range (1..32764, 32768..65534): "
+	  "N and N+1 may not be main's 32766 or default's 32767" },
+	{ "rule-pref 32767\n", "t.conf:1: rule-pref \"32767\" out of range (1..32764, 32768..65534): "
+	  "N and N+1 may not be main's 32766 or default's 32767" },
 	{ "sid 2001:db8::1 action End.T table 254\n",
 	  "t.conf:1: table 254 is a reserved table (253 default, 254 main, 255 local)" },
 	{ "sid 2001:db8::1 action End.T table 253\n",
@@ -715,6 +719,13 @@ static void test_instance(void **state)
 	srv6_conf_free(&c);
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "table-base 4294901760\n",
 						err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "rule-pref 32768\n",
+						err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "rule-pref 65534\n",
+						err, sizeof(err)), 0);
+	assert_int_equal(c.rule_pref, 65534);
 	srv6_conf_free(&c);
 }
 
