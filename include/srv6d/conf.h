@@ -11,6 +11,9 @@
  *                                at most SRV6_CONF_MAX_QUEUES); default 0
  *   queue-maxlen N               1..1048576, default 4096
  *   fail-open yes|no             default no
+ *   queue-cpu-fanout yes|no      several queues: pick the queue by the CPU
+ *                                that received the packet instead of the
+ *                                address hash (default no)
  *   steer auto|none              default auto
  *   encap-source ADDR            IPv6 global unicast address (not ::, ::1,
  *                                multicast or link-local); default: ip sr
@@ -202,6 +205,7 @@ enum srv6_steer_mode {
 struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;
+	bool cpu_fanout;               /* queue-cpu-fanout: --queue-cpu-fanout */
 	enum srv6_steer_mode steer;
 	enum srv6_egress_mode egress;
 	bool has_encap_src;

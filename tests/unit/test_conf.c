@@ -266,6 +266,7 @@ static void test_globals(void **state)
 		"queue 10-13\r\n"              /* CRLF tolerated */
 		"queue-maxlen 1048576\n"
 		"fail-open yes   # trailing comment\n"
+		"queue-cpu-fanout yes\n"
 		"steer none\n"
 		"encap-source 2001:db8::53\n"
 		"cpu-affinity 0,1-2,7\n"
@@ -292,18 +293,22 @@ static void test_globals(void **state)
 	assert_true(c.worker_fifo);
 	assert_int_equal(c.worker_prio, 50);
 	assert_int_equal(c.nsids, 1);
-	assert_int_equal(c.sids[0].line, 8);
+	assert_int_equal(c.sids[0].line, 9);
+	assert_true(c.cpu_fanout);
 	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
 						"queue 65535\ncpu-affinity none\n"
-						"fail-open no\nsteer auto\nworker-sched other\n",
+						"fail-open no\nsteer auto\nworker-sched other\n"
+						"queue-cpu-fanout no\n",
 						err, sizeof(err)), 0);
+	assert_false(c.cpu_fanout);
 	assert_int_equal(c.queue_first, 65535);
 	assert_int_equal(c.queue_last, 65535);
 	assert_int_equal(c.ncpus, 0);
 	assert_false(c.worker_fifo);
 	assert_false(c.fail_open);
+	assert_false(c.cpu_fanout);   /* the default */
 	srv6_conf_free(&c);
 
 	/* 64 queues is the limit, inclusive */
@@ -394,6 +399,7 @@ static const struct err_case err_cases[] = {
 	{ "queue-maxlen 010\n", "t.conf:1: bad number \"010\" for queue-maxlen" },
 	{ "queue-maxlen 0x10\n", "t.conf:1: bad number \"0x10\" for queue-maxlen" },
 	{ "fail-open maybe\n", "t.conf:1: bad value \"maybe\" for fail-open (yes or no)" },
+	{ "queue-cpu-fanout 1\n", "t.conf:1: bad value \"1\" for queue-cpu-fanout (yes or no)" },
 	{ "steer manual\n", "t.conf:1: bad value \"manual\" for steer (auto or none)" },
 	{ "cpu-affinity 0,5000\n", "t.conf:1: cpu \"5000\" out of range (0..1023)" },
 	{ "worker-sched rr 5\n", "t.conf:1: bad value \"rr\" for worker-sched (other, or fifo PRIO)" },
