@@ -236,6 +236,8 @@ static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
 struct zero_state {
 	bool local_before, local_after, gate;
 	int temps;
+	uint32_t foreign;   /* 1 + the preference of a rule at PRIO or PRIO + 1
+			       that is not srv6d's (0: none) */
 };
 
 #define LOCAL_TEMP_PROTO 4   /* RTPROT_STATIC: srv6d's temporary copy */
@@ -270,13 +272,23 @@ static int zero_rule_cb(const struct nlmsghdr *nlh, void *data)
 	mnl_attr_parse(nlh, sizeof(*frh), zero_attr_cb, tb);
 	if (tb[FRA_PRIORITY])
 		prio = mnl_attr_get_u32(tb[FRA_PRIORITY]);
-	if (prio != 0)
+	if (prio != 0 && prio != w->n->prio && prio != w->n->prio + 1)
 		return MNL_CB_OK;
 	table = tb[FRA_TABLE] ? mnl_attr_get_u32(tb[FRA_TABLE]) : frh->table;
 	if (tb[FRA_FWMARK])
 		mark = mnl_attr_get_u32(tb[FRA_FWMARK]);
 	if (tb[FRA_PROTOCOL])
 		proto = mnl_attr_get_u8(tb[FRA_PROTOCOL]);
+	if ((prio == w->n->prio || prio == w->n->prio + 1) && !w->z->foreign) {
+		uint32_t mask = tb[FRA_FWMASK] ? mnl_attr_get_u32(tb[FRA_FWMASK]) : 0;
+
+		/* srv6d's rules at its preferences all match one of its marks */
+		if ((mark & w->n->id_mask) != w->n->mark_base ||
+		    (mask & w->n->id_mask) != w->n->id_mask)
+			w->z->foreign = prio + 1;
+	}
+	if (prio != 0)
+		return MNL_CB_OK;
 	if (frh->action == FR_ACT_GOTO && tb[FRA_GOTO] &&
 	    mnl_attr_get_u32(tb[FRA_GOTO]) == w->n->prio && mark == w->n->mark_base) {
 		w->z->gate = true;
@@ -411,13 +423,26 @@ static int fam_idx(int family)
  * the catch-all, then the gate, then the isolation gate at 0 (each goto's
  * target exists before the goto: an unresolved goto is skipped, and marked
  * lookups would fall through to local and main).  No srv6d rule exists in a
- * family while no context needs one. */
-static int family_on(struct srv6_nhctx *n, int family)
+ * family while no context needs one.  A rule of someone else at PRIO or
+ * PRIO + 1 is refused (-EEXIST, @err says which): the isolation gate's goto
+ * lands on the first rule of PRIO, and srv6d's results would meet it before
+ * the contexts and the catch-all. */
+static int family_on(struct srv6_nhctx *n, int family, char *err, size_t errlen)
 {
 	int i = fam_idx(family), e;
+	struct zero_state z;
 
 	if (n->fam_on[i] && n->fam_ok[i])
 		return 0;
+	e = zero_state_read(n, family, &z);
+	if (e < 0)
+		return e;
+	if (z.foreign) {
+		srv6_seterr(err, errlen, "IPv%d rule preference %u holds a rule that is not srv6d's: "
+			    "srv6d's results would reach it (choose another rule-pref, or move it)",
+			    family == AF_INET6 ? 6 : 4, z.foreign - 1);
+		return -EEXIST;
+	}
 	e = rule_ensure(n, family, n->prio + 1, n->mark_base, n->id_mask,
 			FR_ACT_UNREACHABLE, 0);
 	if (e < 0)
@@ -572,7 +597,9 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 		}
 	}
 	if (ctx_has_v6_rule(c)) {
-		e = family_on(n, AF_INET6);
+		e = family_on(n, AF_INET6, err, errlen);
+		if (e == -EEXIST)
+			return e;
 		if (!e)
 			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
@@ -580,7 +607,9 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 			goto out_rule;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = family_on(n, AF_INET);
+		e = family_on(n, AF_INET, err, errlen);
+		if (e == -EEXIST)
+			return e;
 		if (!e)
 			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);

@@ -73,4 +73,16 @@ echo "# fanout no: queue 0 $Q0, queue 1 $Q1; $OUT"
 check "default (address hash): one queue gets the whole pair (queue 0 $Q0, queue 1 $Q1)" \
 	bash -c "[ '$Q0' -eq 0 -o '$Q1' -eq 0 ] && [ \$(( $Q0 + $Q1 )) -ge $N ]"
 
+# the setting follows a reload (the steering rules are rewritten)
+sed -i 's/^queue-cpu-fanout no$/queue-cpu-fanout yes/' "$TMPD/srv6d.conf"
+if srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+	sed -i 's/^queue-cpu-fanout yes$/queue-cpu-fanout no/' "$TMPD/srv6d.conf"
+	kill -HUP "$SRV6D_PID"
+	check "a reload to queue-cpu-fanout no drops --queue-cpu-fanout" wait_until 10 \
+		eval "in_rtr ip6tables -t raw -S SRV6D | grep -- '-d $SID/128 .*--queue-balance 0:1' | grep -vq -- --queue-cpu-fanout"
+	srv6d_stop
+else
+	fail "srv6d starts for the reload check"
+fi
+
 summary

@@ -321,6 +321,8 @@ check "open after a crash removes the stale rules (gates and catch-alls too)" \
 check "open after a crash removes the stale adjacency routes" test "$(our_routes)" -eq 0
 check "open after a crash keeps a foreign pref 40000 rule" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^40000:.*fwmark 0x10 lookup 100'"
+# (srv6d refuses to install behind it, see below)
+rtr ip -6 rule del pref 40000 fwmark 0x10 lookup 100
 nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" end
 send_marked "${MARKS[0]:-0x0}"
 check "after recovery End.X works again (nh1 $AT1, nh2 $AT2)" test "$QN" -ge 5 -a "$AT1" -ge 5 -a "$AT2" -eq 0
@@ -343,6 +345,20 @@ check "open removes a crashed old-layout srv6d's rules (pref 0/1000/1001, both f
 	test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
 check "... and keeps a foreign pref 1000 rule" \
 	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark 0x10 lookup 100'"
+nh_cmd close
+nh_wait_exit
+
+# a foreign rule at srv6d's preference: the isolation gate's goto lands on
+# the first rule of 40000, so srv6d's results would meet it first
+rtr ip -6 rule add pref 40000 lookup 100
+nh_start || fail "open with a foreign rule at 40000"
+nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" end
+check "a foreign rule at rule-pref is refused, naming the preference ($REPLY_LINE)" \
+	test "$REPLY_LINE" = "err IPv6 rule preference 40000 holds a rule that is not srv6d's: srv6d's results would reach it (choose another rule-pref, or move it)"
+check "... and srv6d installed no rule" test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
+rtr ip -6 rule del pref 40000 lookup 100
+nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" end
+check "... without it the sync succeeds ($REPLY_LINE)" test "$REPLY_LINE" = ok
 nh_cmd close
 nh_wait_exit
 
