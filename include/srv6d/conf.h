@@ -11,6 +11,9 @@
  *                                at most SRV6_CONF_MAX_QUEUES); default 0
  *   queue-maxlen N               1..1048576, default 4096
  *   fail-open yes|no             default no
+ *   queue-cpu-fanout yes|no      several queues: pick the queue by the CPU
+ *                                that received the packet instead of the
+ *                                address hash (default no)
  *   steer auto|none              default auto
  *   encap-source ADDR            IPv6 global unicast address (not ::, ::1,
  *                                multicast or link-local); default: ip sr
@@ -41,7 +44,8 @@
  *                                4294901760 (never 0 or 252..255); default
  *                                4200000000
  *   rule-pref N                  ip rule preferences N (contexts) and N+1
- *                                (blackhole); 1..32764; default 1000
+ *                                (blackhole); 1..32764 or 32768..65534;
+ *                                default 40000 (behind main and default)
  * A SID's `table`/`vrftable` may not be 253..255 (default, main, local) nor
  * fall in srv6d's own table range.
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
@@ -201,6 +205,7 @@ enum srv6_steer_mode {
 struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;
+	bool cpu_fanout;               /* queue-cpu-fanout: --queue-cpu-fanout */
 	enum srv6_steer_mode steer;
 	enum srv6_egress_mode egress;
 	bool has_encap_src;
