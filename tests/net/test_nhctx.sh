@@ -384,7 +384,7 @@ rtr ip -6 route add 2001:db8:77::1 encap seg6local action End dev eth1
 rtr ip -6 route add 2001:db8:77::2 encap seg6local action End dev eth1 table 4200000005
 # stale state of a crashed srv6d: an adjacency route, a fail-open blackhole
 rtr ip -6 route add default via 2001:db8:2::2 dev eth1 table 4200000099 proto static
-rtr ip -6 route add blackhole 2001:db8:ff::9 proto 109 metric $((0xffff0000 + 1000))
+rtr ip -6 route add blackhole 2001:db8:ff::9 proto 109 metric $((0xffff0000 + 40000))  # + the default rule-pref
 seg6l() { { rtr ip -6 route show; rtr ip -6 route show table 4200000005; } | grep -c 'seg6local action End'; }
 check "setup: two kernel seg6local routes" test "$(seg6l)" -eq 2
 cat >"$TMPD/d.conf" <<EOC
