@@ -143,29 +143,17 @@ static bool is_policy(const struct srv6_conf *c, int family, const void *addr, u
 	return false;
 }
 
-static void sweep_policy(struct nl_object *obj, void *arg)
+/* A policy route srv6d left through its device that @x->c no longer
+ * wants. */
+static int sweep_policy(const struct srv6_rt *rt, void *arg)
 {
-	struct pr_ctx *x = arg;
-	struct rtnl_route *rt = (struct rtnl_route *)obj;
-	struct nl_addr *dst = rtnl_route_get_dst(rt);
-	struct rtnl_nexthop *nh;
-	int e;
+	const struct pr_ctx *x = arg;
 
-	if (rtnl_route_get_protocol(rt) != SRV6_FALLBACK_PROTO ||
-	    rtnl_route_get_table(rt) != RT_TABLE_MAIN || !dst ||
-	    rtnl_route_get_type(rt) != RTN_UNICAST ||
-	    rtnl_route_get_priority(rt) != x->c->rule_pref ||
-	    rtnl_route_get_nnexthops(rt) != 1)
-		return;
-	nh = rtnl_route_nexthop_n(rt, 0);
-	if (!nh || rtnl_route_nh_get_ifindex(nh) != x->ifindex)
-		return;
-	if (x->ifindex && is_policy(x->c, rtnl_route_get_family(rt), nl_addr_get_binary_addr(dst),
-				    nl_addr_get_prefixlen(dst)))
-		return;
-	e = rtnl_route_delete(x->sk, rt, 0);
-	if (e < 0 && -e != NLE_OBJ_NOTFOUND && !x->err)
-		x->err = -EIO;
+	if (rt->protocol != SRV6_FALLBACK_PROTO || rt->table != RT_TABLE_MAIN ||
+	    rt->type != RTN_UNICAST || rt->priority != x->c->rule_pref ||
+	    (int)rt->oif != x->ifindex)
+		return 0;
+	return !is_policy(x->c, rt->family, rt->dst, rt->dst_len);
 }
 
 static int add_policy(struct nl_sock *sk, const struct srv6_conf *c, int ifindex,
@@ -206,7 +194,6 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 {
 	static const int families[] = { AF_INET6, AF_INET };
 	struct pr_ctx x = { .c = c, .ifindex = ifindex };
-	struct nl_cache *cache;
 	int e = 0;
 
 	if (ifindex <= 0)
@@ -231,10 +218,9 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 		}
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		if (rtnl_route_alloc_cache(x.sk, families[i], 0, &cache) < 0)
-			continue;
-		nl_cache_foreach(cache, sweep_policy, &x);
-		nl_cache_free(cache);
+		e = srv6_rt_sweep(families[i], sweep_policy, &x);
+		if (e < 0 && !x.err)
+			x.err = e;
 	}
 	e = x.err;
 	if (e < 0)
