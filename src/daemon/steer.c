@@ -870,7 +870,7 @@ static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what
 	const char *fam = family == AF_INET6 ? "IPv6" : "IPv4";
 
 	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
-		const char *tb = spot_table(s);
+		const char *tb = s == SPOT_RAW ? "" : "mangle ";
 		struct sbuf want = { 0 };
 		struct raw_view v;
 		int e;
@@ -881,15 +881,14 @@ static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what
 		if (e < 0)
 			return e;
 		if (!v.chain) {
-			srv6_seterr(what, len, "%s %s chain %s is gone", fam, tb, chain);
+			srv6_seterr(what, len, "%s %schain %s is gone", fam, tb, chain);
 			e = 1;
 		} else if (!v.jumps) {
-			srv6_seterr(what, len, "%s jump to %s is gone from %s %s", fam, chain, tb,
-				    spot_hook(s));
+			srv6_seterr(what, len, "%s %sjump to %s is gone", fam, tb, chain);
 			e = 1;
 		} else if (v.jumps != 1 || !v.jump_first) {
 			srv6_seterr(what, len, "%s jump to %s is not (only) the first rule of %s %s",
-				    fam, chain, tb, spot_hook(s));
+				    fam, chain, spot_table(s), spot_hook(s));
 			e = 1;
 		} else {
 			format_rules(cfg, family, s, &want); /* measure (cap 0: nothing written) */
@@ -903,7 +902,7 @@ static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what
 			want.p[0] = '\0';
 			format_rules(cfg, family, s, &want);
 			if (strcmp(want.p, v.rules.p ? v.rules.p : "")) {
-				srv6_seterr(what, len, "%s %s chain %s does not hold srv6d's rules", fam,
+				srv6_seterr(what, len, "%s %schain %s does not hold srv6d's rules", fam,
 					    tb, chain);
 				e = 1;
 			}

@@ -194,8 +194,18 @@ for mode in verdict inject; do
 	n=$(counter 2001:db8::/32 packets); e=$(counter 2001:db8::/32 errors)
 	check "egress $mode: the IPv6 policy counted the forwarded and the local packet ($n packets, $e errors)" \
 		test "$n" -eq 2 -a "$e" -eq 0
+	if [ "$mode" = inject ]; then
+		# a reload without the IPv6 policy: its route and its capture go
+		grep -v '^route 2001:db8::/32' "$conf" >"$conf.new" && mv "$conf.new" "$conf"
+		kill -HUP "$SRV6D_PID"
+		v6gone() { [ -z "$(ip -n "$NS_RTR" -6 route show proto 109 2001:db8::/32)" ]; }
+		check "reload without the IPv6 policy: its route is removed" wait_until 10 v6gone
+		check "... and the IPv6 mangle chain with it, the IPv4 one stays" \
+			bash -c "! ip netns exec $NS_RTR ip6tables -t mangle -S | grep -q SRV6D &&
+				ip netns exec $NS_RTR iptables -t mangle -S | grep -q -- '-o srv6d0 -j NFQUEUE'"
+	fi
 	srv6d_stop
-	r=$(ip -n "$NS_RTR" -6 route show proto 109 2001:db8::/32)
-	check "egress $mode: the route is gone with srv6d ($r)" test -z "$r"
+	r=$(ip -n "$NS_RTR" -6 route show proto 109 2001:db8::/32; ip -n "$NS_RTR" route show proto 109)
+	check "egress $mode: the routes are gone with srv6d ($r)" test -z "$r"
 done
 summary
