@@ -8,6 +8,8 @@
 #include <netlink/netlink.h>
 #include <netlink/route/route.h>
 
+#include <netlink/route/nexthop.h>
+
 #include "srv6d/errbuf.h"
 #include "srv6d/fallback.h"
 #include "srv6d/rtdump.h"
@@ -114,6 +116,115 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 	if (e < 0)
 		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one: %s",
 			    strerror(-e));
+out_sock:
+	nl_socket_free(x.sk);
+	return e;
+}
+
+/* ---- the policies' own routes ---- */
+
+struct pr_ctx {
+	struct nl_sock *sk;
+	const struct srv6_conf *c;
+	int ifindex;
+	int err;
+};
+
+/* Whether @c has a policy for @family @addr/@plen. */
+static bool is_policy(const struct srv6_conf *c, int family, const void *addr, unsigned int plen)
+{
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+
+		if (r->family == family && r->plen == plen &&
+		    !memcmp(&r->prefix, addr, family == AF_INET6 ? 16 : 4))
+			return true;
+	}
+	return false;
+}
+
+/* A policy route srv6d left through its device that @x->c no longer
+ * wants. */
+static int sweep_policy(const struct srv6_rt *rt, void *arg)
+{
+	const struct pr_ctx *x = arg;
+
+	if (rt->protocol != SRV6_FALLBACK_PROTO || rt->table != RT_TABLE_MAIN ||
+	    rt->type != RTN_UNICAST || rt->priority != x->c->rule_pref ||
+	    (int)rt->oif != x->ifindex)
+		return 0;
+	return !is_policy(x->c, rt->family, rt->dst, rt->dst_len);
+}
+
+static int add_policy(struct nl_sock *sk, const struct srv6_conf *c, int ifindex,
+		      const struct srv6_conf_route *r)
+{
+	struct rtnl_route *rt = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	struct nl_addr *dst = nl_addr_build(r->family, &r->prefix, r->family == AF_INET6 ? 16 : 4);
+	int e = -ENOMEM;
+
+	if (!rt || !dst || !nh)
+		goto out;
+	nl_addr_set_prefixlen(dst, (int)r->plen);
+	rtnl_route_set_family(rt, (uint8_t)r->family);
+	rtnl_route_set_table(rt, RT_TABLE_MAIN);
+	rtnl_route_set_type(rt, RTN_UNICAST);
+	rtnl_route_set_protocol(rt, SRV6_FALLBACK_PROTO);
+	rtnl_route_set_scope(rt, RT_SCOPE_LINK);
+	rtnl_route_set_priority(rt, c->rule_pref);
+	if (rtnl_route_set_dst(rt, dst) < 0)
+		goto out;
+	rtnl_route_nh_set_ifindex(nh, ifindex);
+	rtnl_route_add_nexthop(rt, nh);
+	nh = NULL;   /* the route's now */
+	/* No NLM_F_REPLACE: it would take another route of the same prefix
+	 * and metric; the identical route already there is EEXIST. */
+	e = rtnl_route_add(sk, rt, NLM_F_CREATE);
+	e = e < 0 && -e != NLE_EXIST ? -EIO : 0;
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	nl_addr_put(dst);
+	rtnl_route_put(rt);
+	return e;
+}
+
+int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
+{
+	static const int families[] = { AF_INET6, AF_INET };
+	struct pr_ctx x = { .c = c, .ifindex = ifindex };
+	int e = 0;
+
+	if (ifindex <= 0)
+		return c->nroutes ? -ENODEV : 0;
+	x.sk = nl_socket_alloc();
+	if (!x.sk) {
+		srv6_seterr(err, errlen, "policy routes: out of memory");
+		return -ENOMEM;
+	}
+	e = nl_connect(x.sk, NETLINK_ROUTE);
+	if (e < 0) {
+		srv6_seterr(err, errlen, "policy routes: rtnetlink: %s", nl_geterror(e));
+		e = -EIO;
+		goto out_sock;
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		e = add_policy(x.sk, c, ifindex, &c->routes[i]);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "policy routes: cannot add the route of line %u",
+				    c->routes[i].line);
+			goto out_sock;
+		}
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		e = srv6_rt_sweep(families[i], sweep_policy, &x);
+		if (e < 0 && !x.err)
+			x.err = e;
+	}
+	e = x.err;
+	if (e < 0)
+		srv6_seterr(err, errlen, "policy routes: cannot remove a stale one");
 out_sock:
 	nl_socket_free(x.sk);
 	return e;

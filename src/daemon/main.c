@@ -528,6 +528,17 @@ static int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
 	return 0;
 }
 
+/* The policies as kernel routes through srv6d's device (fallback.h). */
+static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	int r = srv6_polroute_sync(c, d->injdev.ifindex, err, errlen);
+
+	if (r == -ENODEV)
+		snprintf(err, errlen, "headend policies need srv6d's device (route lines are "
+			 "kernel routes through it), which could not be created");
+	return r;
+}
+
 /* Install srv6d's steering rules for @c (steer auto) or remove them; with
  * `steer none`, also the stale chain a crashed `steer auto` run left. */
 static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
@@ -543,15 +554,17 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	if (c->steer != SRV6_STEER_AUTO) {
 		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
 
-		if (!d->steered && !stale)
-			return 0;
-		r = srv6_steer_remove(steer_chain(d), err, errlen);
-		if (r == 0 && stale)
-			srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an earlier "
-				 "steer auto run", steer_chain(d));
-		if (r == 0)
+		if (d->steered || stale) {
+			r = srv6_steer_remove(steer_chain(d), err, errlen);
+			if (r < 0)
+				return r;
+			if (stale)
+				srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an "
+					 "earlier steer auto run", steer_chain(d));
 			d->steered = false;
-		return r;
+		}
+		/* the operator's rules queue what the routes send to the device */
+		return policy_routes(d, c, err, errlen);
 	}
 	r = steer_cfg_make(d, c, &sc);
 	if (r < 0) {
@@ -564,6 +577,10 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	 * to a queue nobody reads.  Removal accepts a missing chain. */
 	d->steered = true;
 	r = srv6_steer_install(&sc, err, errlen);
+	/* the capture at mangle POSTROUTING is in place: the routes that
+	 * send the policies' traffic to it can follow */
+	if (r == 0)
+		r = policy_routes(d, c, err, errlen);
 out_free:
 	srv6_steer_cfg_release(&sc);
 	return r;
@@ -998,6 +1015,12 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 	if (r < 0) {
 		if (c->egress == SRV6_EGRESS_INJECT) {
 			snprintf(err, errlen, "egress inject: %s", derr);
+			return r;
+		}
+		if (c->nroutes) {
+			/* policies are routes through the device, whatever
+			 * the egress mode */
+			snprintf(err, errlen, "headend policies: %s", derr);
 			return r;
 		}
 		srv6_log(LOG_WARNING, "no injection egress (%s): IPv6 results go in verdicts, "
@@ -2654,6 +2677,7 @@ int main(int argc, char **argv)
 		w->fifo_prio = d.conf.worker_fifo ? d.conf.worker_prio : 0;
 		w->cache = d.cache;
 		w->mark_mask = d.conf.mark_mask;
+		w->pol_ifindex = (uint32_t)d.injdev.ifindex;
 		r = srv6_worker_start(w);
 		if (r < 0) {
 			srv6_log(LOG_ERR, "queue %u: worker thread: %s", srv6_nfq_queue(w->nfq),

@@ -187,7 +187,9 @@ srv6d_alive() { [ -n "$SRV6D_PID" ] && kill -0 "$SRV6D_PID" 2>/dev/null; }
 srv6d_ready() {
 	srv6d_alive || return 2
 	if ! grep -Eq '^[[:space:]]*steer[[:space:]]+none' "$SRV6D_CONF"; then
-		in_rtr ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE || return 1
+		# SIDs at raw PREROUTING, policies at mangle POSTROUTING
+		{ in_rtr ip6tables -t raw -S; in_rtr ip6tables -t mangle -S; } 2>/dev/null |
+			grep -q NFQUEUE || return 1
 	fi
 	in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q . || return 1
 	# rules a crashed run left look ready too: srv6d says when it is up
