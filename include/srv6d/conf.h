@@ -139,9 +139,20 @@ struct srv6_conf_route {
 		struct in_addr v4;
 	} prefix;                      /* host bits zero */
 	uint8_t plen;
+	bool has_metric;               /* `metric N` given on the line */
+	uint32_t metric;               /* its N (see srv6_route_metric()) */
 	struct srv6_policy pol;        /* datapath-filled fields zero */
 	unsigned int line;
 };
+
+/**
+ * srv6_route_metric - the metric of @r's kernel route: its `metric N`, else
+ * what `ip route add` gives a route without one (IPv6 1024, IPv4 0).  Pure.
+ */
+static inline uint32_t srv6_route_metric(const struct srv6_conf_route *r)
+{
+	return r->has_metric ? r->metric : r->family == AF_INET6 ? 1024 : 0;
+}
 
 /* A verdict-policy queue's policy. */
 enum srv6_pq_policy {

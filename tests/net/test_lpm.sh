@@ -155,7 +155,7 @@ for mode in verdict inject; do
 	fi
 	r=$(ip -n "$NS_RTR" -6 route show proto 109 2001:db8::/32)
 	check "egress $mode: the policy is a kernel route through srv6d's device ($r)" \
-		grep -q '^2001:db8::/32 dev srv6d0 metric 1000' <<<"$r"
+		grep -q '^2001:db8::/32 dev srv6d0 metric 1024' <<<"$r"
 	side "$TMPD/srv6d.$mode"
 	for f in fwd6 loc6 fwd4 loc4; do
 		for n in 1 2; do
@@ -208,4 +208,44 @@ for mode in verdict inject; do
 	r=$(ip -n "$NS_RTR" -6 route show proto 109 2001:db8::/32; ip -n "$NS_RTR" route show proto 109)
 	check "egress $mode: the routes are gone with srv6d ($r)" test -z "$r"
 done
+
+# ---- (c) the policy's metric against the operator's own route ----
+# A route line is `ip route add`: without `metric` it gets the kernel's
+# default (IPv6 1024), and an operator's route of the same prefix and metric
+# is a conflict named at start (the kernel's EEXIST), never taken over nor
+# silently shadowed; `metric N` picks the policy's place.
+ip -n "$NS_RTR" -6 route add 2001:db8::/32 via $DST_ADDR dev "$RTR_IF_DST"
+mconf() { # METRIC-WORDS: a conf with the IPv6 policy only
+	printf 'queue 0\nsteer auto\negress inject\nencap-source %s\n' "$TUNSRC"
+	printf 'route 2001:db8::/32 encap seg6 mode encap segs %s%s\n' "$SEGS" "$1"
+	conf_extra
+}
+mconf "" >"$TMPD/m0.conf"
+ip netns exec "$NS_RTR" timeout 20 "$SRV6D" -f -c "$TMPD/m0.conf" -s "$TMPD/m0.stats" \
+	>"$TMPD/m0.log" 2>&1
+rc=$?
+check "a foreign route of the prefix at the default metric 1024: srv6d refuses to start (rc $rc) naming it" \
+	bash -c "[ $rc -ne 0 ] && grep -q 'already has a route for 2001:db8::/32 at metric 1024' '$TMPD/m0.log'"
+check "... and leaves the operator's route alone" \
+	bash -c "ip -n $NS_RTR -6 route show 2001:db8::/32 | grep -q 'via $DST_ADDR'"
+via() { ip -n "$NS_RTR" -6 route get 2001:db8:99::1 | grep -o 'dev [^ ]*'; }
+mconf " metric 100" >"$TMPD/m1.conf"
+if srv6d_start "$TMPD/m1.conf" "$TMPD/m1.stats" "$TMPD/m1.log"; then
+	check "metric 100: the policy's route wins over the operator's at 1024 ($(via))" \
+		[ "$(via)" = "dev srv6d0" ]
+	check "... and srv6d warns about nothing" bash -c "! grep -q 'wins over the policy' '$TMPD/m1.log'"
+	srv6d_stop
+else
+	fail "srv6d starts with metric 100"
+fi
+mconf " metric 2000" >"$TMPD/m2.conf"
+if srv6d_start "$TMPD/m2.conf" "$TMPD/m2.stats" "$TMPD/m2.log"; then
+	check "metric 2000: the operator's route at 1024 keeps the prefix ($(via))" \
+		[ "$(via)" = "dev $RTR_IF_DST" ]
+	check "... and srv6d says the policy carries nothing while it exists" \
+		grep -q 'the better metric 1024 wins over the policy' "$TMPD/m2.log"
+	srv6d_stop
+else
+	fail "srv6d starts with metric 2000"
+fi
 summary

@@ -1059,10 +1059,43 @@ static void test_iproute2_compat(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(c.sids[0].cfg.table, 100);
 	assert_int_equal(c.sids[0].cfg.flavors, SRV6_F_FLV(SRV6_FLV_PSP) | SRV6_F_FLV(SRV6_FLV_USD));
-	assert_int_equal(c.nwarnings, 2);
+	/* a policy is a kernel route: its metric is taken, no warning */
+	assert_int_equal(c.nwarnings, 1);
 	assert_string_equal(c.warning, "t.conf:2: route-level \"proto\" \"static\" ignored (srv6d "
 			    "has no routing metric, protocol or preference)");
+	assert_true(c.routes[0].has_metric);
+	assert_int_equal(srv6_route_metric(&c.routes[0]), 5);
 	srv6_conf_free(&c);
+	{
+		static const struct {
+			const char *line;
+			int ok;
+			uint32_t metric;
+		} mv[] = {
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1\n", 1, 1024 },
+			{ "route 10.1.0.0/16 encap seg6 mode encap segs 2001:db8::1\n", 1, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 0\n", 1, 1024 },
+			{ "route 10.1.0.0/16 encap seg6 mode encap segs 2001:db8::1 metric 0\n", 1, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 4294901759\n", 1, 4294901759u },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 4294901760\n", 0, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric -1\n", 0, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric x\n", 0, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 1 metric 2\n", 0, 0 },
+		};
+
+		for (size_t i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
+			int r = srv6_conf_parse_string(&c, "m.conf", mv[i].line, err, sizeof(err));
+
+			if (mv[i].ok) {
+				if (r)
+					fail_msg("%s: %s", mv[i].line, err);
+				assert_int_equal(srv6_route_metric(&c.routes[0]), mv[i].metric);
+				srv6_conf_free(&c);
+			} else if (!r) {
+				fail_msg("accepted: %s", mv[i].line);
+			}
+		}
+	}
 	assert_int_equal(c.nwarnings, 0);
 	{
 		char *argv[] = { "2001:db8::3", "action", "End", "metric", "7" };
