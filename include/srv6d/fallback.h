@@ -36,9 +36,20 @@
 int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen);
 
 /**
+ * srv6_polroute_check - whether @c's policy routes can be installed: -EEXIST
+ * (@err names the line) when the main table holds a route of a policy's
+ * prefix and metric that is not srv6d's (through @ifindex), 0 otherwise,
+ * -errno when the table cannot be read.  Changes nothing; reload calls it
+ * before publishing, so a conflict keeps the running configuration.
+ * Control thread.
+ */
+int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_t errlen);
+
+/**
  * srv6_polroute_sync - make the policies' kernel routes those of @c: for each
  * policy (`route PREFIX encap seg6 ...`, either family) a route
- * `PREFIX dev @ifindex proto SRV6_FALLBACK_PROTO metric rule-pref` in the
+ * `PREFIX dev @ifindex proto SRV6_FALLBACK_PROTO metric M` (M:
+ * srv6_route_metric()) in the
  * main table, so that the FIB decides (longest prefix, local first) which
  * packets reach srv6d's device, where srv6d queues them at mangle
  * POSTROUTING (steer.h).  Such routes through @ifindex that @c does not want

@@ -15,6 +15,7 @@
 #include "srv6d/errbuf.h"
 #include "srv6d/fallback.h"
 #include "srv6d/log.h"
+#include "srv6d/nhctx.h"
 #include "srv6d/rtdump.h"
 
 struct fb_ctx {
@@ -49,8 +50,15 @@ static int sweep_one(const struct srv6_rt *rt, void *arg)
 {
 	const struct fb_ctx *x = arg;
 
-	if (rt->protocol != SRV6_FALLBACK_PROTO || rt->table != RT_TABLE_MAIN ||
-	    rt->priority != SRV6_FALLBACK_METRIC + x->c->rule_pref)
+	if (rt->protocol != SRV6_FALLBACK_PROTO || rt->table != RT_TABLE_MAIN)
+		return 0;
+	/* A blackhole of a srv6d from before the default rule-pref moved
+	 * from 1000 to 40000: a default instance takes it over (an instance
+	 * still configured with rule-pref 1000 keeps its own). */
+	if (x->c->rule_pref == SRV6_NHCTX_RULE_PRIO && rt->type == RTN_BLACKHOLE &&
+	    rt->priority == SRV6_FALLBACK_METRIC + 1000u)
+		return 1;
+	if (rt->priority != SRV6_FALLBACK_METRIC + x->c->rule_pref)
 		return 0;
 	return !(rt->type == RTN_BLACKHOLE && wanted(x->c, rt->family, rt->dst, rt->dst_len));
 }
@@ -230,6 +238,50 @@ out:
 	return e;
 }
 
+int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
+{
+	static const int families[] = { AF_INET6, AF_INET };
+	struct pr_ctx x = { .c = c, .ifindex = ifindex };
+	char pb[INET6_ADDRSTRLEN];
+	int e = 0;
+
+	if (!c->nroutes)
+		return 0;
+	x.state = calloc(c->nroutes, sizeof(*x.state));
+	x.shadow = calloc(c->nroutes, sizeof(*x.shadow));
+	if (!x.state || !x.shadow) {
+		srv6_seterr(err, errlen, "policy routes: out of memory");
+		e = -ENOMEM;
+		goto out_free;
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		x.family = families[i];
+		e = srv6_rt_dump(families[i], survey, &x);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "policy routes: cannot read the main table: %s",
+				    strerror(-e));
+			goto out_free;
+		}
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+
+		if (!(x.state[i] & PR_TAKEN))
+			continue;
+		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
+		srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
+			    "a route for %s/%u at metric %u (not srv6d's): give the policy "
+			    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
+			    srv6_route_metric(r));
+		e = -EEXIST;
+		break;
+	}
+out_free:
+	free(x.shadow);
+	free(x.state);
+	return e;
+}
+
 int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
@@ -262,18 +314,27 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 			goto out_free;
 		}
 	}
+	/* A conflict refuses the whole set before anything changes. */
 	for (size_t i = 0; i < c->nroutes; i++) {
 		const struct srv6_conf_route *r = &c->routes[i];
 
+		if (!(x.state[i] & PR_TAKEN))
+			continue;
 		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
-		if (x.state[i] & PR_TAKEN) {
-			srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
-				    "a route for %s/%u at metric %u (not srv6d's): give the policy "
-				    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
-				    srv6_route_metric(r));
-			e = -EEXIST;
-			goto out_free;
-		}
+		srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
+			    "a route for %s/%u at metric %u (not srv6d's): give the policy "
+			    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
+			    srv6_route_metric(r));
+		e = -EEXIST;
+		goto out_free;
+	}
+	/* Then every policy's route, and the stale ones go, whatever failed
+	 * in between (the first failure is the one reported). */
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+		int a;
+
+		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
 		if (x.state[i] & PR_SHADOWED)
 			srv6_log(LOG_WARNING, "line %u: route %s/%u: a route of the same prefix at "
 				 "the better metric %u wins over the policy's (%u): it carries "
@@ -281,22 +342,23 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 				 x.shadow[i], srv6_route_metric(r));
 		if (x.state[i] & PR_OURS)
 			continue;
-		e = add_policy(x.sk, ifindex, r);
-		if (e < 0) {
+		a = add_policy(x.sk, ifindex, r);
+		if (a < 0 && !x.err) {
 			srv6_seterr(err, errlen, "line %u: route %s/%u: cannot add its route "
 				    "(metric %u): %s", r->line, pb, r->plen, srv6_route_metric(r),
-				    strerror(-e));
-			goto out_free;
+				    strerror(-a));
+			x.err = a;
 		}
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		e = srv6_rt_sweep(families[i], sweep_policy, &x);
-		if (e < 0 && !x.err)
+		if (e < 0 && !x.err) {
+			srv6_seterr(err, errlen, "policy routes: cannot remove a stale one: %s",
+				    strerror(-e));
 			x.err = e;
+		}
 	}
 	e = x.err;
-	if (e < 0)
-		srv6_seterr(err, errlen, "policy routes: cannot remove a stale one");
 out_free:
 	if (x.sk)
 		nl_socket_free(x.sk);

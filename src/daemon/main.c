@@ -563,7 +563,15 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 					 "earlier steer auto run", steer_chain(d));
 			d->steered = false;
 		}
-		/* the operator's rules queue what the routes send to the device */
+		/* the operator's rules queue what the routes send to the
+		 * device: rules written for srv6d before policies were routes
+		 * (-d PREFIX at raw PREROUTING) no longer catch it */
+		if (c->nroutes)
+			srv6_log(LOG_NOTICE, "steer none: the %zu policies are routes through %s; "
+				 "your rules must queue them at mangle POSTROUTING (-o %s -j "
+				 "NFQUEUE, srv6ctl steer show --template), or srv6d0 drops their "
+				 "traffic", c->nroutes, d->injdev.name[0] ? d->injdev.name : "srv6d0",
+				 d->injdev.name[0] ? d->injdev.name : "srv6d0");
 		return policy_routes(d, c, err, errlen);
 	}
 	r = steer_cfg_make(d, c, &sc);
@@ -898,6 +906,13 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 		srv6_log(LOG_ERR, "%s: out of memory (keeping the running configuration)", what);
 		srv6_conf_free(nc);
 		return -ENOMEM;
+	}
+	/* A policy route that would collide with the operator's (same
+	 * prefix and metric) refuses the change before anything moves. */
+	r = d->injdev.ifindex ? srv6_polroute_check(nc, d->injdev.ifindex, err, errlen) : 0;
+	if (r < 0) {
+		srv6_log(LOG_ERR, "%s: %s (keeping the running configuration)", what, err);
+		goto out_free;
 	}
 	r = conf_resolve(d, nc, &np, err, errlen);
 	if (r < 0) {

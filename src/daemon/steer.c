@@ -118,13 +118,16 @@ static void queue_target(const struct srv6_steer_cfg *cfg, char *buf, size_t len
 {
 	int n;
 
+	/* In iptables-save's order (--queue-bypass before
+	 * --queue-cpu-fanout): the steering check compares the text. */
 	if (cfg->queue_first == cfg->queue_last)
-		n = snprintf(buf, len, "-j NFQUEUE --queue-num %u", cfg->queue_first);
+		n = snprintf(buf, len, "-j NFQUEUE --queue-num %u%s", cfg->queue_first,
+			     cfg->fail_open ? " --queue-bypass" : "");
 	else
-		n = snprintf(buf, len, "-j NFQUEUE --queue-balance %u:%u%s", cfg->queue_first,
-			     cfg->queue_last, cfg->cpu_fanout ? " --queue-cpu-fanout" : "");
-	if (n > 0 && (size_t)n < len && cfg->fail_open)
-		snprintf(buf + n, len - (size_t)n, " --queue-bypass");
+		n = snprintf(buf, len, "-j NFQUEUE --queue-balance %u:%u%s%s", cfg->queue_first,
+			     cfg->queue_last, cfg->fail_open ? " --queue-bypass" : "",
+			     cfg->cpu_fanout ? " --queue-cpu-fanout" : "");
+	(void)n;
 }
 
 static void pfx6_str(const struct in6_addr *a, uint8_t plen, char *buf, size_t len)

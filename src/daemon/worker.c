@@ -112,6 +112,38 @@ static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_re
 	return true;
 }
 
+/* How many IP headers deep the IPv6 packet @ip/@len nests, following
+ * IPv6-in-IPv6 (41) and IPv4-in-IPv6 (4) through SRHs (43, type 4): 1 for
+ * a plain packet, one more per encapsulation.  Stops at SRV6_CHAIN_MAX + 2
+ * or at anything else.  Pure. */
+static unsigned int encap_depth(const uint8_t *ip, size_t len)
+{
+	unsigned int depth = 1;
+	size_t off = 40;
+	uint8_t nh;
+
+	if (len < 40 || (ip[0] >> 4) != 6)
+		return 1;
+	nh = ip[6];
+	while (depth <= SRV6_CHAIN_MAX + 1) {
+		if (nh == IPPROTO_ROUTING && off + 8 <= len && ip[off + 2] == 4) {
+			size_t l = 8 + (size_t)ip[off + 1] * 8;
+
+			nh = ip[off];
+			off += l;
+		} else if (nh == IPPROTO_IPV6 && off + 40 <= len) {
+			depth++;
+			nh = ip[off + 6];
+			off += 40;
+		} else {
+			if (nh == IPPROTO_IPIP)
+				depth++;
+			break;
+		}
+	}
+	return depth;
+}
+
 /* IPv4 TTL + 1, the header checksum updated as ip_decrease_ttl() updates
  * it, the other way (RFC 1624). */
 static void ttl_inc(uint8_t *ip)
@@ -234,6 +266,23 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		hook_family = v6 ? AF_INET6 : AF_INET;
 		if (p->len < (v6 ? 40u : 20u) || (p->data[0] >> 4) != (v6 ? 6 : 4)) {
 			W_INC(w, malformed);
+			return verdict_drop(w, p->id);
+		}
+		/* srv6d's own result routed to a policy again (its first
+		 * segment covered by one, no more specific underlay route):
+		 * the kernel nests its seg6 encapsulations up to its lwtunnel
+		 * recursion limit (8) and drops the packet there; here each
+		 * pass gets its hop back (the kernel does not decrement in
+		 * between either), so without this bound the packet would loop
+		 * until it outgrew the buffer. */
+		if (v6 && p->indev == w->pol_ifindex &&
+		    encap_depth(p->data, p->len) > SRV6_CHAIN_MAX) {
+			pe = srv6_policy_lookup(w->cache, hook_family, p->data + 24, true);
+			cnt = pe ? srv6_counters_slot(w->cache, w->idx, true, pe->id) : NULL;
+			if (cnt)
+				cnt_error(cnt, SRV6_DROP_LOOP);
+			else
+				W_INC(w, miss);
 			return verdict_drop(w, p->id);
 		}
 		memcpy(da, p->data + (v6 ? 24 : 16), v6 ? 16 : 4);

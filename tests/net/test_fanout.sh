@@ -85,4 +85,18 @@ else
 	fail "srv6d starts for the reload check"
 fi
 
+# with fail-open too, the rule srv6d writes is the one iptables-save prints
+# (--queue-bypass before --queue-cpu-fanout): its 5 s steering check finds
+# nothing to repair
+sed -i 's/^queue-cpu-fanout no$/queue-cpu-fanout yes/' "$TMPD/srv6d.conf"
+echo 'fail-open yes' >>"$TMPD/srv6d.conf"
+if srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
+	sleep 12
+	check "fail-open + queue-cpu-fanout: no steering repair in 12 s ($(grep -c 'installing it again' "$TMPD/srv6d.log") logged)" \
+		bash -c "! grep -q 'installing it again' '$TMPD/srv6d.log'"
+	srv6d_stop
+else
+	fail "srv6d starts with fail-open and queue-cpu-fanout"
+fi
+
 summary

@@ -209,6 +209,39 @@ for mode in verdict inject; do
 	check "egress $mode: the routes are gone with srv6d ($r)" test -z "$r"
 done
 
+# ---- (d) a result routed back to its own policy is a bounded loop ----
+# With the segments' underlay route gone, 2001:db8:aa::1 falls in the
+# policy's own 2001:db8::/32: the result comes back to srv6d0 and would be
+# encapsulated again and again (each pass gets its hop back, as the
+# kernel's nested seg6 input does not decrement either).  srv6d drops it at
+# the 9th level, as the kernel drops at its lwtunnel recursion limit (8),
+# counted as the drop reason "loop"; nothing reaches dst.
+ip -n "$NS_RTR" -6 route del 2001:db8:aa::/48
+{
+	printf 'queue 0\nsteer auto\negress inject\nencap-source %s\n' "$TUNSRC"
+	printf 'route 2001:db8::/32 encap seg6 mode encap segs %s\n' "$SEGS"
+	conf_extra
+} >"$TMPD/loop.conf"
+if srv6d_start "$TMPD/loop.conf" "$TMPD/stats" "$TMPD/loop.log"; then
+	in_src "$PY" - "$RTR_MAC_SRC" <<'PYEOF' 2>/dev/null
+import sys
+from scapy.all import Ether, IPv6, ICMPv6EchoRequest, sendp
+sendp(Ether(dst=sys.argv[1]) / IPv6(src="2001:db8:1::1", dst="2001:db8:99::1", hlim=64) /
+      ICMPv6EchoRequest(id=9, seq=1), iface="eth0", verbose=False)
+PYEOF
+	looped() { srv6d_stats; [ "$(counter 2001:db8::/32 loop)" -ge 1 ]; }
+	wait_until 5 looped
+	srv6d_stats
+	n=$(counter 2001:db8::/32 packets) l=$(counter 2001:db8::/32 loop)
+	check "a result routed back to its policy: encapsulated 8 times, the 9th pass dropped as \"loop\" ($n encapsulations, loop $l)" \
+		[ "$n/$l" = "8/1" ]
+	check "... and srv6d is still running" srv6d_alive
+	srv6d_stop
+else
+	fail "srv6d starts (loop)"
+fi
+ip -n "$NS_RTR" -6 route add 2001:db8:aa::/48 via $DST_ADDR dev "$RTR_IF_DST"
+
 # ---- (c) the policy's metric against the operator's own route ----
 # A route line is `ip route add`: without `metric` it gets the kernel's
 # default (IPv6 1024), and an operator's route of the same prefix and metric
@@ -234,6 +267,14 @@ if srv6d_start "$TMPD/m1.conf" "$TMPD/m1.stats" "$TMPD/m1.log"; then
 	check "metric 100: the policy's route wins over the operator's at 1024 ($(via))" \
 		[ "$(via)" = "dev srv6d0" ]
 	check "... and srv6d warns about nothing" bash -c "! grep -q 'wins over the policy' '$TMPD/m1.log'"
+	# a reload to the default metric collides with the operator's route:
+	# refused before anything changes, the running policy keeps its route
+	mconf "" >"$TMPD/m1.conf"
+	kill -HUP "$SRV6D_PID"
+	refused() { grep -q 'reload: line .*already has a route.*keeping the running' "$TMPD/m1.log"; }
+	check "a reload colliding with the operator's route is refused, the running conf kept" \
+		wait_until 10 refused
+	check "... and the policy's route at 100 stays ($(via))" [ "$(via)" = "dev srv6d0" ]
 	srv6d_stop
 else
 	fail "srv6d starts with metric 100"
