@@ -79,6 +79,17 @@ struct srv6_worker_stats {
 	uint64_t injected;       /* results handed to the injection egress
 				    (the original got NF_DROP: consumed) */
 	uint64_t chained;        /* extra behaviors run for local SID chains */
+	/* conf gso (docs/DATAPATH.md "GSO") */
+	uint64_t gso_injected;   /* TCP super-packets injected whole (virtio-net
+				    header: the kernel segments them) */
+	uint64_t gso_segmented;  /* TCP super-packets segmented by srv6d (the
+				    result is a tunnel) */
+	uint64_t gso_segments;   /* segments those gave */
+	uint64_t gso_dropped;    /* GSO packets dropped: not TCP (UDP GSO...),
+				    unparseable, or no usable segment size */
+	uint64_t csum_completed; /* partial L4 checksums completed by srv6d */
+	uint64_t csum_dropped;   /* partial checksum not found where it must
+				    be (innermost TCP/UDP): dropped */
 };
 
 struct srv6_worker {
@@ -99,6 +110,10 @@ struct srv6_worker {
 	bool inject6;            /* IPv6 results of IPv6 hooks are injected too
 				    (egress inject, or a kernel that refuses
 				    header rewrites in verdicts) */
+	bool gso;                /* the queue has NFQA_CFG_F_GSO (conf gso on,
+				    only with inject6 and an injector in
+				    vnet mode): GSO and partial-checksum
+				    packets are handled, not dropped */
 	/* private */
 	pthread_t thread;
 	bool running;
@@ -109,6 +124,14 @@ struct srv6_worker {
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
 	struct srv6_ratelimit hmac_rl;   /* "SRH HMAC check failed" lines */
+	uint8_t *segbuf;         /* software GSO segments until the inject flush */
+	size_t segused;
+	int ifd;                 /* ioctl socket for input MTUs (-1 none yet) */
+	struct {
+		int ifindex;
+		unsigned int mtu;
+		int64_t at;      /* CLOCK_MONOTONIC_COARSE seconds */
+	} mtu[4];
 };
 
 /**

@@ -1,0 +1,160 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_gso.sh - conf `gso on`: GSO super-packets and checksum-partial
+# packets queued whole (NFQA_CFG_F_GSO) come out right.
+#
+#   +--------------------------+      +-------------------------------+      +---------------------+
+#   | src                      |      | rtr  srv6d, egress inject,    |      | dst                 |
+#   | TCP/UDP -> dst           | eth0 | gso on; GRO on the ingress    | eth0 | TCP sink: SHA-256   |
+#   | route dst/128 encap seg6 +------+ sid ff::1 End                 +------+ UDP sink: count     |
+#   |  inline segs ff::1 (TSO) |      | sid ff::8 End.B6.Encaps ->    | mtu  | ff::9 End.DT6 (kernel|
+#   |  or segs ff::8           |      |   segs ff::9 (MTU 1600 out)   | 1600 |  decap, case 2)     |
+#   +--------------------------+      +-------------------------------+      +---------------------+
+#
+# 1. End: a 128 MiB TCP stream (src's TSO sends GSO super-packets, which
+#    srv6d rewrites once and injects with a virtio-net header: the kernel
+#    completes the checksum and segments) arrives with the sender's SHA-256;
+#    dst counts no TCP checksum error; srv6d's gso-injected / gso-sent > 0.
+#    20 UDP datagrams with partial checksums (csum-completed) all arrive.
+# 2. End.B6.Encaps (an encapsulation: the result is a tunnel, which a
+#    virtio-net header cannot describe): srv6d segments in software with full
+#    checksums; dst's kernel decapsulates (End.DT6); 64 MiB with the right
+#    SHA-256, gso-segmented > 0.
+# Before `gso` existed srv6d refused the configuration (unknown keyword): every
+# check below fails on that code.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+require_env
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+if ! srv6d_built; then fail "gso" "srv6d not built ($SRV6D)"; summary; exit; fi
+
+SID=2001:db8:ff::1
+B6=2001:db8:ff::8
+DT=2001:db8:ff::9
+GRO="$(dirname "$0")/../../bench/veth_gro.py"
+in_dst sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.eth0.seg6_enabled=1
+# The encapsulation adds 64 bytes: the underlay carries them (MTU 1600).
+ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 1600
+ip -n "$NS_DST" link set eth0 mtu 1600
+in_dst ip -6 route add $DT/128 encap seg6local action End.DT6 table 255 dev eth0
+in_rtr "$PY" "$GRO" "$RTR_IF_SRC" 1 || echo "# GRO on $RTR_IF_SRC not set"
+{
+	printf 'queue 0\nsteer auto\negress inject\ngso on\nencap-source %s\n' $RTR_ADDR_DST
+	printf 'sid %s action End\n' $SID
+	printf 'sid %s action End.B6.Encaps srh segs %s\n' $B6 $DT
+} >"$TMPD/c.conf"
+
+# tcp_rx PORT: dst's sink; prints "BYTES SHA256"
+tcp_rx() {
+	in_dst "$PY" -c '
+import hashlib, socket, sys
+l = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("::", int(sys.argv[1]))); l.listen(1); l.settimeout(20)
+c, _ = l.accept(); c.settimeout(20)
+h = hashlib.sha256(); n = 0
+try:
+    while True:
+        d = c.recv(1 << 20)
+        if not d:
+            break
+        h.update(d); n += len(d)
+except OSError:
+    pass
+print(n, h.hexdigest())' "$1" >"$TMPD/tcp" &
+	TCPPID=$!
+}
+# tcp_tx PORT MIB: send MIB MiB of pseudo-random data; prints "BYTES SHA256"
+tcp_tx() {
+	in_src "$PY" -c '
+import hashlib, random, socket, sys
+r = random.Random(14)
+blk = [r.randbytes(1 << 20) for _ in range(7)]
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+h = hashlib.sha256(); n = 0
+for i in range(int(sys.argv[3])):
+    b = blk[(i * 3) % 7]
+    s.sendall(b); h.update(b); n += len(b)
+s.close()
+print(n, h.hexdigest())' "$DST_ADDR" "$1" "$2"
+}
+listening() { in_dst ss -H -6 -ltn "( sport = :$1 )" 2>/dev/null | grep -q .; }
+csum_errors() { in_dst nstat -az TcpInCsumErrors 2>/dev/null | awk '$1 == "TcpInCsumErrors" {print $2}'; }
+udp_rx() {
+	in_dst "$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(("::", 9999)); s.settimeout(2)
+n = 0
+try:
+    while True:
+        s.recv(2048); n += 1
+except OSError:
+    pass
+print(n)' >"$TMPD/rx" &
+	RXPID=$!
+}
+
+# run_tcp NAME PORT MIB: one transfer, checks bytes and digest
+run_tcp() {
+	local tx rx
+	tcp_rx "$2"
+	wait_until 5 listening "$2"
+	tx=$(tcp_tx "$2" "$3")
+	wait "$TCPPID"
+	rx=$(cat "$TMPD/tcp")
+	check "$1: $3 MiB arrive with the sender's SHA-256 (sent ${tx% *} bytes, got ${rx% *})" \
+		[ -n "$tx" ] && [ "$tx" = "$rx" ]
+}
+
+if srv6d_start "$TMPD/c.conf" "$TMPD/stats" "$TMPD/log"; then
+	# ---- 1. End ----
+	in_src ip -6 route add $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0
+	ce0=$(csum_errors); ce0=${ce0:-0}
+	run_tcp "End, gso on" 9001 128
+	udp_rx
+	in_src "$PY" -c "
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+for i in range(20):
+    s.sendto(b'srv6d-gso-%04d' % i + b'x' * 300, ('$DST_ADDR', 9999))"
+	wait "$RXPID"
+	check "End: the 20 UDP datagrams with partial checksums arrive ($(cat "$TMPD/rx"))" \
+		[ "$(cat "$TMPD/rx")" = 20 ]
+	srv6d_stats
+	gi=$(queue_stat gso-injected); gs=$(queue_stat gso-sent); cc=$(queue_stat csum-completed)
+	gd=$(queue_stat gso-dropped); cd=$(queue_stat csum-dropped)
+	ce=$(csum_errors); ce=${ce:-0}
+	check "End: GSO super-packets injected whole (gso-injected=$gi gso-sent=$gs)" \
+		[ "$gi" -gt 0 ] && [ "$gs" -gt 0 ]
+	check "End: partial checksums completed (csum-completed=$cc)" [ "$cc" -gt 0 ]
+	check "End: nothing dropped for GSO or checksum (gso-dropped=$gd csum-dropped=$cd)" \
+		[ "$gd" -eq 0 ] && [ "$cd" -eq 0 ]
+	check "End: dst saw no TCP checksum error ($ce0 -> $ce)" [ "$ce" -eq "$ce0" ]
+
+	# ---- 2. End.B6.Encaps: software segmentation ----
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $B6 via $RTR_ADDR_SRC dev eth0
+	run_tcp "End.B6.Encaps, gso on" 9002 64
+	srv6d_stats
+	sg=$(queue_stat gso-segmented); sn=$(queue_stat gso-segments)
+	ce2=$(csum_errors); ce2=${ce2:-0}
+	check "End.B6.Encaps: super-packets segmented by srv6d (gso-segmented=$sg segments=$sn)" \
+		[ "$sg" -gt 0 ] && [ "$sn" -gt "$sg" ]
+	check "End.B6.Encaps: dst saw no TCP checksum error ($ce -> $ce2)" [ "$ce2" -eq "$ce" ]
+	check "End.B6.Encaps: the SID counted its packets ($(counter $B6 packets))" \
+		[ "$(counter $B6 packets)" -gt 0 ]
+	srv6d_stop
+	check "srv6d exits 0 (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
+else
+	fail "gso" "srv6d did not start"
+fi
+
+# gso on without egress inject: refused, naming the line
+printf 'queue 0\ngso on\nsid %s action End\n' $SID >"$TMPD/bad.conf"
+out=$("$SRV6D" -n -c "$TMPD/bad.conf" 2>&1); rc=$?
+check "gso on without egress inject is refused (rc=$rc: $out)" \
+	[ "$rc" -ne 0 ] && echo "$out" | grep -q 'gso on needs "egress inject"'
+summary
