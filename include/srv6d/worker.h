@@ -30,6 +30,13 @@
  *   result that needs the injection egress when there is none
  *                             NF_DROP, "xfamily", and the SID's errors +
  *                             drops[unsupported]
+ *   w->gso (conf gso on): a GSO or partial-checksum packet's result is
+ *                             injected whole with a virtio-net header
+ *                             (plain TCP), segmented here (tunnel), its
+ *                             checksum completed here (not GSO); else
+ *                             NF_DROP, "gso_dropped" / "csum_dropped" and
+ *                             the SID's drops[unsupported]
+ *                             (docs/DATAPATH.md "GSO")
  *
  * Local SID chains: when a behavior (or a headend policy) forwards an IPv6
  * packet whose new destination is a local SID, or one of srv6d's policy
@@ -68,7 +75,8 @@ struct srv6_worker_stats {
 	uint64_t miss;           /* no SID/policy: NF_ACCEPT unchanged */
 	uint64_t malformed;      /* not an IPv6/IPv4 packet we can parse */
 	uint64_t truncated;
-	uint64_t gso;            /* GSO packet (F_GSO is off: never expected) */
+	uint64_t gso;            /* GSO packet with gso off (F_GSO off: never
+				    expected), dropped */
 	uint64_t xfamily;        /* result family differs from the hook's / L2 */
 	uint64_t too_big;        /* rewritten packet does not fit a verdict */
 	uint64_t icmp_sent;
