@@ -46,6 +46,22 @@ ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 1600
 ip -n "$NS_DST" link set eth0 mtu 1600
 in_dst ip -6 route add $DT/128 encap seg6local action End.DT6 table 255 dev eth0
 in_rtr "$PY" "$GRO" "$RTR_IF_SRC" 1 || echo "# GRO on $RTR_IF_SRC not set"
+# Checksums really checked: rtr's output computes them in software (no TX
+# checksum offload, hence no TSO: segmentation in software too) and dst
+# verifies them (no RX checksum offload: veth would mark the packets
+# CHECKSUM_UNNECESSARY).  Between veths otherwise nothing ever looks at them.
+csum_off() { # NS DEV rx|tx (legacy ethtool ioctls; ethtool is not installed)
+	local ns=$1; shift
+	ip netns exec "$ns" "$PY" -c '
+import ctypes, fcntl, socket, struct, sys
+cmd = {"rx": 0x15, "tx": 0x17}[sys.argv[2]]   # ETHTOOL_SRXCSUM / ETHTOOL_STXCSUM
+val = ctypes.create_string_buffer(struct.pack("II", cmd, 0))
+ifr = struct.pack("16sP", sys.argv[1].encode(), ctypes.addressof(val)) + b"\0" * 16
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+fcntl.ioctl(s.fileno(), 0x8946, ifr)' "$1" "$2"
+}
+csum_off "$NS_RTR" "$RTR_IF_DST" tx || echo "# TX checksum offload on $RTR_IF_DST not turned off"
+csum_off "$NS_DST" eth0 rx || echo "# RX checksum offload on dst not turned off"
 {
 	printf 'queue 0\nsteer auto\negress inject\ngso on\nencap-source %s\n' $RTR_ADDR_DST
 	printf 'sid %s action End\n' $SID
