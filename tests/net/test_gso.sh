@@ -162,6 +162,7 @@ for i in range(20):
 		[ "$(cat "$TMPD/rx")" = 20 ]
 	srv6d_stats
 	gi=$(queue_stat gso-injected); gs=$(queue_stat gso-sent); cc=$(queue_stat csum-completed)
+	ie=$(queue_stat inject-errors)
 	gd0=$(queue_stat gso-dropped)
 	# UDP GSO (UDP_SEGMENT): srv6d cannot know the sender's segment size
 	# (NFQUEUE does not say): dropped and counted, never sent wrong.
@@ -179,8 +180,8 @@ for i in range(5):
 		all "[ \"$gd1\" -gt \"$gd0\" ]" "[ \"$urx\" = 0 ]"
 	gd=$(queue_stat gso-dropped); cd=$(queue_stat csum-dropped)
 	ce=$(csum_errors); ce=${ce:-0}
-	check "End: GSO super-packets injected whole (gso-injected=$gi gso-sent=$gs)" \
-		all "[ \"$gi\" -gt 0 ]" "[ \"$gs\" -gt 0 ]"
+	check "End: GSO super-packets injected whole, each taken by the socket (gso-injected=$gi gso-sent=$gs inject-errors=$ie)" \
+		all "[ \"$gi\" -gt 0 ]" "[ \"$gs\" -eq \"$gi\" ]" "[ \"$ie\" -eq 0 ]"
 	check "End: partial checksums completed (csum-completed=$cc)" [ "$cc" -gt 0 ]
 	check "End: TCP lost nothing to GSO or checksum handling (gso-dropped=$gd csum-dropped=$cd)" \
 		all "[ \"$gd0\" -eq 0 ]" "[ \"$cd\" -eq 0 ]"
