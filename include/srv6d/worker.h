@@ -134,12 +134,9 @@ struct srv6_worker {
 	struct srv6_ratelimit hmac_rl;   /* "SRH HMAC check failed" lines */
 	uint8_t *segbuf;         /* software GSO segments until the inject flush */
 	size_t segused;
-	int ifd;                 /* ioctl socket for input MTUs (-1 none yet) */
-	struct {
-		int ifindex;
-		unsigned int mtu;
-		int64_t at;      /* CLOCK_MONOTONIC_COARSE seconds */
-	} mtu[4];
+	int ifd;                 /* ioctl socket for link MTUs (-1 none yet) */
+	unsigned int mtu_min;    /* smallest MTU of the links that are up */
+	int64_t mtu_at;          /* when read (CLOCK_MONOTONIC_COARSE s) */
 };
 
 /**

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <net/if.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -214,49 +215,49 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
 }
 
-/* MTU of @ifindex, from a small per-worker cache refreshed every second;
- * 0 when unknown. */
-static unsigned int indev_mtu(struct srv6_worker *w, int ifindex)
+/* The smallest MTU of this namespace's interfaces that are up (loopback
+ * left out), re-read at most once a second; 0 when none could be read.  A
+ * segment that fits it fits every link the kernel can send it out of. */
+static unsigned int links_min_mtu(struct srv6_worker *w)
 {
+	struct if_nameindex *ifs, *i;
 	struct timespec ts;
-	struct ifreq ifr;
-	unsigned int slot = 0;
+	unsigned int min = 0;
 
-	if (ifindex <= 0)
-		return 0;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	for (unsigned int i = 0; i < sizeof(w->mtu) / sizeof(w->mtu[0]); i++) {
-		if (w->mtu[i].ifindex == ifindex) {
-			if (w->mtu[i].at == (int64_t)ts.tv_sec)
-				return w->mtu[i].mtu;
-			slot = i;
-			goto refresh;
-		}
-		if (w->mtu[i].at < w->mtu[slot].at)
-			slot = i;
-	}
-refresh:
+	if (w->mtu_at == (int64_t)ts.tv_sec && w->mtu_min)
+		return w->mtu_min;
 	if (w->ifd < 0)
 		w->ifd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (w->ifd < 0)
-		return 0;
-	memset(&ifr, 0, sizeof(ifr));
-	ifr.ifr_ifindex = ifindex;
-	if (ioctl(w->ifd, SIOCGIFNAME, &ifr) < 0 || ioctl(w->ifd, SIOCGIFMTU, &ifr) < 0 ||
-	    ifr.ifr_mtu <= 0)
-		return 0;
-	w->mtu[slot].ifindex = ifindex;
-	w->mtu[slot].mtu = (unsigned int)ifr.ifr_mtu;
-	w->mtu[slot].at = (int64_t)ts.tv_sec;
-	return w->mtu[slot].mtu;
+	ifs = w->ifd >= 0 ? if_nameindex() : NULL;
+	for (i = ifs; i && i->if_index; i++) {
+		struct ifreq ifr;
+
+		memset(&ifr, 0, sizeof(ifr));
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", i->if_name);
+		if (ioctl(w->ifd, SIOCGIFFLAGS, &ifr) < 0 || !(ifr.ifr_flags & IFF_UP) ||
+		    (ifr.ifr_flags & IFF_LOOPBACK))
+			continue;
+		if (ioctl(w->ifd, SIOCGIFMTU, &ifr) < 0 || ifr.ifr_mtu <= 0)
+			continue;
+		if (!min || (unsigned int)ifr.ifr_mtu < min)
+			min = (unsigned int)ifr.ifr_mtu;
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	w->mtu_min = min;
+	w->mtu_at = (int64_t)ts.tv_sec;
+	return min;
 }
 
 /* The TCP payload per segment for the GSO packet @p, which NFQUEUE does not
- * say: the largest its senders' segments could have been on the input link,
- * its MTU less the packet's own headers through the TCP options (IPv6's
- * 1280 / IPv4's 576 when the MTU cannot be read).  A smaller MSS of the
- * sender (a lower path MTU further on) is not known here: docs/DATAPATH.md.
- * 0 when @p is no TCP super-packet srv6d can segment (UDP GSO...). */
+ * say: the smallest MTU of the host's links that are up (so that no segment
+ * is too big for the output, whichever it is; IPv6's 1280 / IPv4's 576 when
+ * none can be read) less the packet's own headers through the TCP options.
+ * Never larger than the input link allowed the sender's segments.  A
+ * smaller MSS of the sender (a lower path MTU further on) is not known here:
+ * docs/DATAPATH.md.  0 when @p is no TCP super-packet srv6d can segment (UDP
+ * GSO...). */
 static size_t gso_mss(struct srv6_worker *w, const struct srv6_nfq_packet *p)
 {
 	struct srv6_l4info li;
@@ -265,7 +266,7 @@ static size_t gso_mss(struct srv6_worker *w, const struct srv6_nfq_packet *p)
 
 	if (srv6_l4_parse(p->data, p->len, &li) < 0 || li.l4_proto != IPPROTO_TCP)
 		return 0;
-	mtu = indev_mtu(w, (int)p->indev);
+	mtu = links_min_mtu(w);
 	if (!mtu)
 		mtu = li.ip_ver[0] == 6 ? 1280 : 576;
 	hl = (size_t)li.l4_off + li.l4_hlen;
@@ -590,6 +591,8 @@ static void *worker_main(void *arg)
 				 srv6_nfq_queue(w->nfq), w->fifo_prio, strerror(r));
 	}
 	w->ifd = -1;
+	w->mtu_min = 0;
+	w->mtu_at = 0;
 	w->segused = 0;
 	w->segbuf = w->gso ? malloc(SEGBUF_SIZE) : NULL;
 	if (w->gso && !w->segbuf)

@@ -24,6 +24,8 @@
 #    virtio-net header cannot describe): srv6d segments in software with full
 #    checksums; dst's kernel decapsulates (End.DT6); 64 MiB with the right
 #    SHA-256, gso-segmented > 0.
+# 4. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
+#    (segment size from the smallest link MTU).
 # Before `gso` existed srv6d refused the configuration (unknown keyword): every
 # check below fails on that code.
 set -u
@@ -217,6 +219,17 @@ for i in range(5):
 	check "End.B6.Encaps: dst saw no TCP checksum error ($ce -> $ce2)" [ "$ce2" -eq "$ce" ]
 	check "End.B6.Encaps: the SID counted its packets ($(counter $B6 packets))" \
 		[ "$(counter $B6 packets)" -gt 0 ]
+
+	# ---- 4. End out of a link smaller than the input: segments fit it ----
+	# rtr's output MTU 1400 < its input's 1500: src learns 1400 (Packet Too
+	# Big from rtr's forward); srv6d's segment size comes from the smallest
+	# link MTU, not the input's, or every super-packet would be too big
+	# for the output again and the connection would stall.
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0
+	ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 1400
+	ip -n "$NS_DST" link set eth0 mtu 1400
+	sleep 1.1   # srv6d re-reads link MTUs once a second
+	run_tcp "End out of a 1400-byte link, gso on" 9005 32
 	srv6d_stop
 	check "srv6d exits 0 (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
 else
