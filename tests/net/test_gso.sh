@@ -221,11 +221,12 @@ for i in range(5):
 		[ "$(counter $B6 packets)" -gt 0 ]
 
 	# ---- 4. End out of a link smaller than the input: segments fit it ----
-	# rtr's output MTU 1400 < its input's 1500: src learns 1400 (Packet Too
-	# Big from rtr's forward); srv6d's segment size comes from the smallest
-	# link MTU, not the input's, or every super-packet would be too big
-	# for the output again and the connection would stall.
-	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0
+	# rtr's output MTU 1400 < its input's 1500; src's route says 1400 (as
+	# path MTU discovery would: not waited for here), so its segments fit.
+	# srv6d's segment size comes from the smallest link MTU, not the
+	# input's: from the input's, every super-packet would be cut into
+	# segments too big for the output and the connection would stall.
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0 mtu lock 1400
 	ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 1400
 	ip -n "$NS_DST" link set eth0 mtu 1400
 	sleep 1.1   # srv6d re-reads link MTUs once a second
