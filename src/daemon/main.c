@@ -2165,6 +2165,16 @@ static int ctl_prometheus(struct daemon *d, FILE *o)
 			  offsetof(struct srv6_worker_stats, injected), false },
 			{ "queue_enobufs_total", "Receive overruns (the kernel dropped packets).",
 			  offsetof(struct srv6_nfq_stats, enobufs), true },
+			{ "queue_gso_injected_total", "GSO super-packets injected whole (gso on).",
+			  offsetof(struct srv6_worker_stats, gso_injected), false },
+			{ "queue_gso_segmented_total", "GSO super-packets segmented by srv6d (gso on).",
+			  offsetof(struct srv6_worker_stats, gso_segmented), false },
+			{ "queue_gso_dropped_total", "GSO packets dropped: not TCP or no segment size (gso on).",
+			  offsetof(struct srv6_worker_stats, gso_dropped), false },
+			{ "queue_csum_completed_total", "Partial checksums completed by srv6d (gso on).",
+			  offsetof(struct srv6_worker_stats, csum_completed), false },
+			{ "queue_csum_dropped_total", "Partial checksums not found: dropped (gso on).",
+			  offsetof(struct srv6_worker_stats, csum_dropped), false },
 		};
 
 		for (size_t f = 0; f < sizeof(qf) / sizeof(qf[0]); f++) {
