@@ -4,13 +4,15 @@
 # test_gso.sh - conf `gso on`: GSO super-packets and checksum-partial
 # packets queued whole (NFQA_CFG_F_GSO) come out right.
 #
-#   +--------------------------+      +-------------------------------+      +---------------------+
-#   | src                      |      | rtr  srv6d, egress inject,    |      | dst                 |
-#   | TCP/UDP -> dst           | eth0 | gso on; GRO on the ingress    | eth0 | TCP sink: SHA-256   |
-#   | route dst/128 encap seg6 +------+ sid ff::1 End                 +------+ UDP sink: count     |
-#   |  inline segs ff::1 (TSO) |      | sid ff::8 End.B6.Encaps ->    | mtu  | ff::9 End.DT6 (kernel|
-#   |  or segs ff::8           |      |   segs ff::9 (MTU 1600 out)   | 1600 |  decap, case 2)     |
-#   +--------------------------+      +-------------------------------+      +---------------------+
+#   +--------------------------+      +-------------------------------+      +----------------------+
+#   | src                      |      | rtr  srv6d, egress inject,    |      | dst                  |
+#   | TCP/UDP -> dst           | eth0 | gso on; GRO on the ingress    | eth0 | TCP sink: SHA-256,   |
+#   | route dst/128 encap seg6 +------+ ff::1 End, ff::6 End.DX6,     +------+ RX csum offload off  |
+#   |  inline segs ff::1 / ff::8 1500 | ff::4 End.DX4, ff::a End.X psp| 1600 | UDP sink: count      |
+#   |  / ff::a, encap segs     |      | ff::b End.DT6, ff::8          | (1400| ff::9 End.DT6 (kernel|
+#   |  ff::6 / ff::4 / ff::b   |      | End.B6.Encaps -> segs ff::9;  | in 5)|  decap, case 3)      |
+#   |  (TSO)                   |      | TX csum offload off at eth1   |      |                      |
+#   +--------------------------+      +-------------------------------+      +----------------------+
 #
 # 1. End: a 128 MiB TCP stream (src's TSO sends GSO super-packets, which
 #    srv6d rewrites once and injects with a virtio-net header: the kernel
@@ -24,7 +26,8 @@
 #    virtio-net header cannot describe): srv6d segments in software with full
 #    checksums; dst's kernel decapsulates (End.DT6); 64 MiB with the right
 #    SHA-256, gso-segmented > 0.
-# 4. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
+# 4. End.X with PSP and End.DT6: 16 MiB each.
+# 5. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
 #    (segment size from the smallest link MTU).
 # Before `gso` existed srv6d refused the configuration (unknown keyword): every
 # check below fails on that code.
@@ -41,6 +44,8 @@ B6=2001:db8:ff::8
 DT=2001:db8:ff::9
 DX6=2001:db8:ff::6
 DX4=2001:db8:ff::4
+SX=2001:db8:ff::a
+DT6=2001:db8:ff::b
 GRO="$(dirname "$0")/../../bench/veth_gro.py"
 in_dst sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.eth0.seg6_enabled=1
 # The encapsulation adds 64 bytes: the underlay carries them (MTU 1600).
@@ -70,6 +75,8 @@ csum_off "$NS_DST" eth0 rx || echo "# RX checksum offload on dst not turned off"
 	printf 'sid %s action End.B6.Encaps srh segs %s\n' $B6 $DT
 	printf 'sid %s action End.DX6 nh6 %s\n' $DX6 $DST_ADDR
 	printf 'sid %s action End.DX4 nh4 10.2.0.2\n' $DX4
+	printf 'sid %s action End.X nh6 %s flavors psp\n' $SX $DST_ADDR
+	printf 'sid %s action End.DT6 table 100\n' $DT6
 } >"$TMPD/c.conf"
 # IPv4 for End.DX4
 ip -n "$NS_SRC" addr add 10.1.0.1/24 dev eth0
@@ -78,6 +85,7 @@ ip -n "$NS_RTR" addr add 10.2.0.1/24 dev "$RTR_IF_DST"
 ip -n "$NS_DST" addr add 10.2.0.2/24 dev eth0
 ip -n "$NS_DST" route add default via 10.2.0.1
 in_rtr sysctl -qw net.ipv4.ip_forward=1
+ip -n "$NS_RTR" -6 route add $DST_ADDR/128 dev "$RTR_IF_DST" table 100
 
 # tcp_rx PORT [BINDADDR]: dst's sink; prints "BYTES SHA256"
 tcp_rx() {
@@ -220,7 +228,16 @@ for i in range(5):
 	check "End.B6.Encaps: the SID counted its packets ($(counter $B6 packets))" \
 		[ "$(counter $B6 packets)" -gt 0 ]
 
-	# ---- 4. End out of a link smaller than the input: segments fit it ----
+	# ---- 4. End.X with PSP (the SRH popped), End.DT6 (decapsulation) ----
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $SX via $RTR_ADDR_SRC dev eth0
+	run_tcp "End.X flavors psp, gso on" 9006 16
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode encap segs $DT6 via $RTR_ADDR_SRC dev eth0
+	run_tcp "End.DT6, gso on" 9007 16
+	srv6d_stats
+	check "End.X psp and End.DT6 counted their packets ($(counter $SX packets), $(counter $DT6 packets))" \
+		all "[ $(counter $SX packets) -gt 0 ]" "[ $(counter $DT6 packets) -gt 0 ]"
+
+	# ---- 5. End out of a link smaller than the input: segments fit it ----
 	# rtr's output MTU 1400 < its input's 1500; src's route says 1400 (as
 	# path MTU discovery would: not waited for here), so its segments fit.
 	# srv6d's segment size comes from the smallest link MTU, not the
