@@ -21,7 +21,8 @@
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
 #   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
-#   lat-kernel lat-end lat-srv6d
+#   lat-kernel lat-end lat-srv6d mw1 mw2 (one PE pair with one worker and
+#   with two: see run_mw below)
 #   (default: the first five; srv6d runs `egress verdict`, srv6d-inject
 #   `egress inject`; ovl and ovl-napi measure goodput under overload, see
 #   run_ovl below; lat-* the one-way delay at LAT_RATE, see lat_run)
@@ -44,7 +45,8 @@
 #   fwd-chain: the same with an End SID (the chain only, no ip rule);
 #   fwd-rule1: fwd with one unrelated ip rule and no srv6d.
 #   SRV6D_BASE=BINARY (onecore): mode srv6d-base runs srv6d's case with
-#   another srv6d binary (a before/after comparison in the same run).
+#   another srv6d binary (a before/after comparison in the same run), mode
+#   fwd-srv6d-base fwd-srv6d's.
 #   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
 #   DIR/perf.MODE.data (the last round's).
 set -u
@@ -138,7 +140,7 @@ trial() {
 	before=$(rx_dst)
 	c0=$(cpu1_ticks)
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
-		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64)
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64 $GENY)
 	c1=$(cpu1_ticks)
 	drained
 	after=$(rx_dst)
@@ -293,6 +295,46 @@ lat_run() { # lat_run MODE
 	LAT[$m]="${LAT[$m]:-}${LAT[$m]:+;}$out"
 }
 
+# ---------------------------------------------------------------------------
+# Two workers for one PE pair (split placement's search), modes mw1 and mw2:
+# srv6d End for one outer source/destination carrying 64 flows (UDP source
+# ports behind the SRH).  --queue-balance hashes the addresses only, so one
+# pair is one queue; mw2 spreads it: RPS on rtr's ingress veth over CPUs 0
+# and 1 (the kernel's flow hash: the outer flow label when set, else the
+# headers behind the SRH), `queue-cpu-fanout yes` (the queue is the
+# receiving CPU's), queues 0-1 with `cpu-affinity 0,1`.  mw1: one queue,
+# RPS and worker on CPU 1, as the srv6d case.  In both the generator (CPU 0,
+# SCHED_FIFO 10) yields after each burst and while it waits for its pace
+# (-y), and the workers run SCHED_FIFO 10 (start_bg): in mw2 the worker on
+# CPU 0 shares that CPU with the generator, which is what a 2-core machine
+# allows.
+# ---------------------------------------------------------------------------
+GENY=
+run_mw() { # run_mw MODE
+	local m=$1
+	[ -x "$BUILD/srv6d" ] || { echo "    no $BUILD/srv6d" >&2; RES[$m]="0 0 0"; return; }
+	if [ "$m" = mw2 ]; then
+		R sh -c 'echo 3 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+	fi
+	cat >"$TMPD/srv6d.conf" <<-EOF
+	queue $([ "$m" = mw2 ] && echo 0-1 || echo 0)
+	queue-maxlen $QMAXLEN
+	$([ "$m" = mw2 ] && echo "queue-cpu-fanout yes")
+	steer auto
+	cpu-affinity $([ "$m" = mw2 ] && echo 0,1 || echo 1)
+	control-socket none
+	egress verdict
+	sid fc00:ff::1 action End
+	EOF
+	GENY=-y
+	start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+	RES[$m]=$(search_if)
+	GENY=
+	stop_bg
+	echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | tr '\n' ';')" >&2
+	R sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
+}
+
 declare -A RES ALL COST CALL
 run_mode() {
 	local m=$1
@@ -334,6 +376,10 @@ run_mode() {
 		;;
 	ovl|ovl-napi)
 		run_ovl "$m"
+		COST[$m]=-
+		;;
+	mw1|mw2)
+		run_mw "$m"
 		COST[$m]=-
 		;;
 	kernel)
@@ -452,7 +498,7 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		ip -n "$NS_RTR" -6 rule add pref 500 fwmark 0x1234 lookup 100
 		res=$(oc_trial $m)
 		;;
-	fwd-srv6d|fwd-chain)
+	fwd-srv6d|fwd-chain|fwd-srv6d-base)
 		# kernel forward of the same (non-SID) traffic while srv6d runs
 		# with a SID elsewhere: its chain (every packet jumps into it)
 		# and, for fwd-srv6d (End.X: a next-hop context), its ip rules
@@ -462,9 +508,10 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		steer auto
 		cpu-affinity 1
 		control-socket none
-		sid fc00:ee::1 action $([ "$m" = fwd-srv6d ] && echo "End.X nh6 fc00:2::2" || echo End)
+		sid fc00:ee::1 action $([ "$m" = fwd-chain ] && echo End || echo "End.X nh6 fc00:2::2")
 		EOF
-		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		oc_start "$([ "$m" = fwd-srv6d-base ] && echo "${SRV6D_BASE:?}" || echo "$BUILD/srv6d")" \
+			-f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
 		sleep 0.5
 		rules=$(oc_rules)
 		res=$(oc_trial $m)
@@ -631,6 +678,13 @@ done
 		echo "$m: rate at <= ${LOSS}% loss $(awk -v v="$1" 'BEGIN { printf "%.0f", v / 1000 }') kpps (median);" \
 			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}"
 	done
+	if [ -n "${ALL[mw1]:-}" ] && [ -n "${ALL[mw2]:-}" ]; then
+		# per-round ratios (the modes run in the same round, one after the other)
+		paste -d' ' <(echo "${ALL[mw1]}" | tr ';' '\n' | awk '{ print $1 }') \
+			<(echo "${ALL[mw2]}" | tr ';' '\n' | awk '{ print $1 }') |
+			awk '$1 > 0 { print $2 / $1 }' | sort -n |
+			awk '{ l[NR] = $1 } END { if (NR) printf "one PE pair, two workers (mw2) / one worker (mw1): %.2fx median of %d rounds (min %.2f, max %.2f)\n", l[int((NR + 1) / 2)], NR, l[1], l[NR] }'
+	fi
 	[ "$REPEAT" -gt 1 ] && for m in $MODES; do
 		echo "$m runs (kpps): $(echo "${ALL[$m]}" | tr ';' '\n' | awk '{ printf "%s%.0f", (NR > 1 ? " " : ""), $1 / 1000 }')  ns/pkt: ${CALL[$m]}"
 	done

@@ -9,8 +9,10 @@
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
  *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y]
  *
- * -y: sched_yield() after each burst, so a consumer pinned to the same CPU
- * (bench/run_datapath.sh PLACE=onecore) runs between bursts.
+ * -y: sched_yield() after each burst, and while waiting for the pace, so a
+ * consumer pinned to the same CPU at the same real-time priority
+ * (bench/run_datapath.sh PLACE=onecore, and the mw2 case's worker on the
+ * generator's CPU) runs between bursts.
  * -T: send one packet per call, with CLOCK_REALTIME (ns, 8 bytes, host
  * order) written into the first 8 bytes of its UDP payload just before, for
  * bench/lat_sink (the UDP checksum is then wrong: nothing on the path
@@ -211,6 +213,8 @@ int main(int argc, char **argv)
 
 					nanosleep(&ts, NULL);
 				}
+				if (yield)
+					sched_yield();
 				continue;                     /* spin: sleeps are too coarse */
 			}
 		}

@@ -70,8 +70,10 @@ CTL_SOCK=$TMPD/srv6d.sock
 if ! srv6d_start "$TMPD/demo.conf" "$TMPD/stats" "$TMPD/srv6d.log"; then
 	echo "demo.sh: srv6d did not start" >&2; exit 1
 fi
-echo "  pid $SRV6D_PID; its steering rules:"
-in_rtr ip6tables -t raw -S | grep -i nfqueue | sed 's/^/    /'
+echo "  pid $SRV6D_PID; its steering rules (SIDs at raw PREROUTING, policies at mangle POSTROUTING):"
+{ in_rtr ip6tables -t raw -S; in_rtr ip6tables -t mangle -S; } | grep -i nfqueue | sed 's/^/    /'
+echo "  its policies as kernel routes:"
+ip -n "$NS_RTR" -6 route show proto 109 | grep -v blackhole | sed 's/^/    /'
 
 # behavior | pkt.py case (tests/net/pkt.py builds the packets)
 SHOW=(

@@ -11,6 +11,9 @@
  *                                at most SRV6_CONF_MAX_QUEUES); default 0
  *   queue-maxlen N               1..1048576, default 4096
  *   fail-open yes|no             default no
+ *   queue-cpu-fanout yes|no      several queues: pick the queue by the CPU
+ *                                that received the packet instead of the
+ *                                address hash (default no)
  *   steer auto|none              default auto
  *   encap-source ADDR            IPv6 global unicast address (not ::, ::1,
  *                                multicast or link-local); default: ip sr
@@ -45,7 +48,8 @@
  *                                4294901760 (never 0 or 252..255); default
  *                                4200000000
  *   rule-pref N                  ip rule preferences N (contexts) and N+1
- *                                (blackhole); 1..32764; default 1000
+ *                                (blackhole); 1..32764 or 32768..65534;
+ *                                default 40000 (behind main and default)
  * A SID's `table`/`vrftable` may not be 253..255 (default, main, local) nor
  * fall in srv6d's own table range.
  *   sid PREFIX [encap seg6local] action NAME [ATTR...]
@@ -139,9 +143,20 @@ struct srv6_conf_route {
 		struct in_addr v4;
 	} prefix;                      /* host bits zero */
 	uint8_t plen;
+	bool has_metric;               /* `metric N` given on the line */
+	uint32_t metric;               /* its N (see srv6_route_metric()) */
 	struct srv6_policy pol;        /* datapath-filled fields zero */
 	unsigned int line;
 };
+
+/**
+ * srv6_route_metric - the metric of @r's kernel route: its `metric N`, else
+ * what `ip route add` gives a route without one (IPv6 1024, IPv4 0).  Pure.
+ */
+static inline uint32_t srv6_route_metric(const struct srv6_conf_route *r)
+{
+	return r->has_metric ? r->metric : r->family == AF_INET6 ? 1024 : 0;
+}
 
 /* A verdict-policy queue's policy. */
 enum srv6_pq_policy {
@@ -205,6 +220,7 @@ enum srv6_steer_mode {
 struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;
+	bool cpu_fanout;               /* queue-cpu-fanout: --queue-cpu-fanout */
 	enum srv6_steer_mode steer;
 	enum srv6_egress_mode egress;
 	bool gso;                      /* gso on: NFQA_CFG_F_GSO (needs egress inject) */

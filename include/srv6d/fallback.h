@@ -35,4 +35,17 @@
  */
 int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen);
 
+/**
+ * srv6_polroute_sync - make the policies' kernel routes those of @c: for each
+ * policy (`route PREFIX encap seg6 ...`, either family) a route
+ * `PREFIX dev @ifindex proto SRV6_FALLBACK_PROTO metric rule-pref` in the
+ * main table, so that the FIB decides (longest prefix, local first) which
+ * packets reach srv6d's device, where srv6d queues them at mangle
+ * POSTROUTING (steer.h).  Such routes through @ifindex that @c does not want
+ * are removed.  They go with the device (srv6d's exit); after a kill -9 the
+ * device stays and drops what the route sends it.  Returns 0, -ENODEV (no
+ * device while @c has policies) or -errno (@err set).  Control thread.
+ */
+int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen);
+
 #endif

@@ -60,9 +60,26 @@
 #define SRV6_NHCTX_MARK_BASE  0x6d000000u  /* 'm' << 24 */
 #define SRV6_NHCTX_MARK_MASK  0xffff0000u  /* the low 16 bits index a context */
 #define SRV6_NHCTX_TABLE_BASE 4200000000u  /* adjacency tables base + 1..0xffff */
-#define SRV6_NHCTX_RULE_PRIO  1000u        /* context rules; PRIO + 1 catch-all */
+#define SRV6_NHCTX_RULE_PRIO  40000u       /* context rules; PRIO + 1 catch-all:
+					      after main (32766) and default (32767) */
+#define SRV6_NHCTX_RULE_PRIO_MAX 65534u    /* PRIO + 1 and the fail-open metric
+					      (0xffff0000 + PRIO) fit */
 #define SRV6_NHCTX_MAX        0xffffu      /* contexts per instance */
 #define SRV6_NHCTX_MARK_ALL   0xffffffffu  /* mark-mask default: all 32 bits */
+
+/**
+ * srv6_nhctx_pref_ok - whether @pref can be rule-pref: the contexts at @pref
+ * and the catch-all at @pref + 1 must not share a preference with the host's
+ * main (32766) or default (32767) rule (a rule added at an existing
+ * preference goes behind it, and marked lookups would reach main), and @pref
+ * must leave the pref-0 isolation gate a later target: 1..32764 or
+ * 32768..SRV6_NHCTX_RULE_PRIO_MAX.  Any thread.
+ */
+static inline bool srv6_nhctx_pref_ok(uint64_t pref)
+{
+	return (pref >= 1 && pref <= 32764) ||
+	       (pref >= 32768 && pref <= SRV6_NHCTX_RULE_PRIO_MAX);
+}
 
 /**
  * srv6_nhctx_idx_field - the mark bits that carry the context index: the bits
@@ -113,7 +130,7 @@ struct srv6_nhctx;
  *             rules match fwmark M/@mark_mask, other bits are left alone.
  * @table_base: 0 for SRV6_NHCTX_TABLE_BASE; base + 0xffff must fit 32 bits
  *              and the range must not contain 0 or 252..255.
- * @rule_prio: 0 for SRV6_NHCTX_RULE_PRIO; 1..32764.
+ * @rule_prio: 0 for SRV6_NHCTX_RULE_PRIO; srv6_nhctx_pref_ok().
  * Returns NULL with a one-line message in @err on failure (errno set).
  * Control thread only.
  */

@@ -27,9 +27,10 @@
  * flushed meanwhile (its device went down, the hook went away) comes back
  * as a netlink error: counted (late), never fatal.
  *
- * Threading: start/stop/release/show from the control thread; the queue's
- * socket belongs to the queue's thread; the held list and the records are
- * under pq->lock.
+ * Threading: start/stop/release/show/reset from the control thread; the
+ * queue's socket belongs to the queue's thread; the held list, the records
+ * and the counters are under pq->lock, which is never held while verdicts
+ * are sent (a `queue show` during a long release does not wait for it).
  */
 #ifndef SRV6D_PQUEUE_H
 #define SRV6D_PQUEUE_H
@@ -46,6 +47,8 @@
 #define SRV6_PQ_TICK_MS    20      /* receive timeout: delay and release resolution */
 #define SRV6_PQ_RECENT     16      /* records of the last packets kept */
 #define SRV6_PQ_SUMMARY    160
+#define SRV6_PQ_RELEASE_WAIT_MS 200  /* srv6_pq_release() waits at most this long */
+#define SRV6_PQ_RELEASE_CHUNK   256  /* verdicts sent per round without pq->lock */
 
 /** One packet as the queue saw it. */
 struct srv6_pq_rec {
@@ -83,7 +86,8 @@ struct srv6_pq {
 	struct srv6_pq_rec *held;       /* FIFO, oldest first */
 	size_t nheld, cap;
 	uint64_t rel_seq, rel_done;     /* release requests made / served */
-	uint64_t rel_count, rel_last;   /* requested (UINT64_MAX all), released */
+	uint64_t rel_count, rel_last;   /* requested, not yet taken (UINT64_MAX all); released */
+	uint64_t late_base, enobufs_base; /* the nfq counters at the last reset */
 	struct srv6_pq_rec recent[SRV6_PQ_RECENT];
 	uint64_t nrecent;
 	struct srv6_pq_stats st;
@@ -99,12 +103,29 @@ int srv6_pq_start(struct srv6_pq *pq);
 void srv6_pq_stop(struct srv6_pq *pq);
 
 /**
- * srv6_pq_release - release the @count oldest held or delayed packets
- * (UINT64_MAX: all) with NF_ACCEPT, and wait (at most 5 s) until the
- * queue's thread has sent the verdicts.  Returns how many were released, or
- * -ETIMEDOUT / -ESRCH (thread not running).  Control thread.
+ * srv6_pq_release - ask @pq's thread to release the @count oldest held or
+ * delayed packets (UINT64_MAX: all) with NF_ACCEPT, and wait at most
+ * SRV6_PQ_RELEASE_WAIT_MS for it to have sent the verdicts: the control
+ * loop is never held longer.  A request made while an earlier one is still
+ * being served adds to it.  Returns how many were released; -EINPROGRESS
+ * when the thread has not finished yet (it goes on: @pending, if not NULL,
+ * gets how many the request covers now, at most what is held), or -ESRCH
+ * (thread not running).  Control thread.
  */
-long srv6_pq_release(struct srv6_pq *pq, uint64_t count);
+long srv6_pq_release(struct srv6_pq *pq, uint64_t count, uint64_t *pending);
+
+/**
+ * srv6_pq_reset - set @pq's counters to zero (`srv6ctl stats reset`); what
+ * is held stays held, the records stay.  Control thread.
+ */
+void srv6_pq_reset(struct srv6_pq *pq);
+
+/**
+ * srv6_pq_stats_read - a consistent copy of @pq's counters into @st, and
+ * how many packets it holds now into @nheld (also once stopped: the final
+ * counters).  Control thread.
+ */
+void srv6_pq_stats_read(struct srv6_pq *pq, struct srv6_pq_stats *st, size_t *nheld);
 
 /**
  * srv6_pq_show - @pq's policy, counters, the kernel's counters @k (NULL:

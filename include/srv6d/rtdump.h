@@ -26,6 +26,7 @@ struct srv6_rt {
 	uint8_t type;          /* RTN_* */
 	uint32_t table;        /* RTA_TABLE, else rtm_table */
 	uint32_t priority;     /* RTA_PRIORITY, 0 when absent */
+	uint32_t oif;          /* RTA_OIF, 0 when absent (multipath, blackhole) */
 	uint8_t dst[16];       /* RTA_DST (4 or 16 bytes used), zero when absent */
 };
 
@@ -45,7 +46,7 @@ int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg);
  * dump (no request is sent while it runs).  A route already gone (ENOENT,
  * ESRCH) is no error.  Returns the number deleted or the first -errno (the
  * other picked routes are still tried).  Callers: nhctx.c (stale
- * contexts), fallback.c (stale blackholes).
+ * contexts), fallback.c (stale blackholes, stale policy routes).
  */
 int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg);
 

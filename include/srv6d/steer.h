@@ -4,9 +4,11 @@
  * (`steer auto`).
  *
  * srv6d owns one chain (SRV6D unless the conf's `steer-chain` names another,
- * so two instances keep apart), in the raw table of ip6tables (and of
- * iptables when there are IPv4 policies), jumped to once, from the FIRST rule
- * of raw PREROUTING (a terminal rule before it would bypass srv6d silently):
+ * so two instances keep apart) in the raw table of ip6tables, jumped to once,
+ * from the FIRST rule of raw PREROUTING (a terminal rule before it would
+ * bypass srv6d silently), and, when a family has headend policies, a chain of
+ * the same name in its mangle table, jumped to from the first rule of mangle
+ * POSTROUTING:
  *
  *   *raw
  *   :SRV6D - [0:0]
@@ -15,31 +17,42 @@
  *   -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
  *   ...
  *   COMMIT
+ *   *mangle
+ *   :SRV6D - [0:0]
+ *   -I POSTROUTING 1 -j SRV6D
+ *   -A SRV6D -o srv6d0 -j NFQUEUE --queue-balance 0:1 --queue-bypass
+ *   COMMIT
  *
  * First, results srv6d injected through its device (include/srv6d/inject.h)
  * are accepted: they already passed this hook once as the packet srv6d
  * received, and must be neither steered back nor judged by raw PREROUTING
  * rules again (an IPv6 `-m rpfilter` rule would drop them: they arrive with
- * their original source on srv6d's device).  Then one rule per SID prefix and
- * per policy prefix.  One queue gives
+ * their original source on srv6d's device).  Then one rule per SID prefix.
+ * Policies are kernel routes through srv6d's device (fallback.h,
+ * srv6_polroute_sync): the mangle rule queues whatever the FIB sends there,
+ * forwarded or locally originated, so no rule names a policy prefix (there
+ * is no IPv4 raw chain at all).  One queue gives
  * `--queue-num N`; several give `--queue-balance A:B`, which spreads by a
  * hash of the addresses so a flow stays on one worker (packet order kept).
  * `--queue-cpu-fanout` (queue chosen by the receiving CPU) is off by default:
  * it only helps with multi-queue NICs whose RSS already spreads flows, and on
  * a single-queue device it would send everything to one worker.
  * `--queue-bypass` is added when fail-open is set: with no listener on the
- * queue the kernel accepts the packet instead of dropping it.
+ * queue the kernel accepts the packet instead of dropping it (a policy
+ * packet then leaves by srv6d's device, whose other end drops it).
  *
- * Each install is one `ip6tables-restore --noflush -w` transaction (chain
- * created or flushed and refilled in it, so there is no moment without
- * rules), fed on a pipe to a fork/exec'ed child: no shell.  Before it,
- * `ip6tables-save -t raw` is read: unless there is exactly one jump and it is
- * the first PREROUTING rule, every jump is deleted and one inserted at the
- * top in the same transaction; after it, the position is checked again.
- * A chain holding any rule srv6d does not write (anything but "-A CHAIN -d
- * P/L -j NFQUEUE ...") is not srv6d's: install and remove refuse to touch it
- * (-EEXIST, the rule named).  A stale chain of srv6d's rules from a crashed
- * srv6d is simply replaced.  IPv6 and IPv4 are separate transactions.
+ * Each install is one `ip6tables-restore --noflush -w` transaction per
+ * family (both tables; chains created or flushed and refilled in it, so there
+ * is no moment without rules), fed on a pipe to a fork/exec'ed child: no
+ * shell.  Before it, `ip6tables-save -t raw` and `-t mangle` are read: unless
+ * there is exactly one jump and it is the first rule of the hook, every jump
+ * is deleted and one inserted at the top in the same transaction; after it,
+ * the position is checked again.
+ * A chain holding any rule srv6d does not write (anything but the forms above,
+ * or those older versions wrote) is not srv6d's: install and remove refuse
+ * to touch it (-EEXIST, the rule named).  A stale chain of srv6d's rules from
+ * a crashed srv6d is simply replaced.  IPv6 and IPv4 are separate
+ * transactions.
  *
  * A marker file SRV6_STEER_STATE_DIR/steer.NETNS.CHAIN exists from before
  * an install until after a removal: after a crash it tells a `steer none`
@@ -68,7 +81,9 @@ struct srv6_steer_cfg {
 	char inject_name[16];                  /* storage inject_dev may point to */
 	const char *inject_dev;                /* srv6d's injection device: its
 						  packets are accepted first, never
-						  steered back (NULL: none) */
+						  steered back; what leaves by it is
+						  the policies' (NULL: none, and no
+						  policy is captured) */
 	const struct in6_addr *sid_prefixes;   /* local SIDs / SID prefixes */
 	const uint8_t *sid_plens;
 	size_t nsids;
@@ -82,8 +97,9 @@ struct srv6_steer_cfg {
 
 /**
  * srv6_steer_install - atomically replace srv6d's rules with those of @cfg:
- * the IPv6 chain always (possibly empty), the IPv4 chain when npol4 > 0
- * (otherwise a leftover IPv4 chain is removed).  Idempotent.
+ * the IPv6 raw chain always (possibly empty), the mangle chain of a family
+ * when it has policies and @cfg names the device (otherwise a leftover one is
+ * removed, as is an IPv4 raw chain of an older srv6d).  Idempotent.
  * Returns 0 or -errno with one line in @err (the tool's first error line).
  * Control thread only.
  */

@@ -115,6 +115,11 @@ struct srv6_worker {
 				    the caller closes it after the stop */
 	uint32_t mark_mask;      /* mark bits srv6d owns (mark-mask); 0 means
 				    all: a result's mark is (old & ~mask) | ctx */
+	uint32_t pol_ifindex;    /* srv6d's device (0: none): packets queued
+				    with it as output device are the policies'
+				    (their kernel routes point there), taken at
+				    mangle POSTROUTING, their results always
+				    injected */
 	bool inject6;            /* IPv6 results of IPv6 hooks are injected too
 				    (egress inject, or a kernel that refuses
 				    header rewrites in verdicts) */

@@ -103,7 +103,7 @@ struct conf_ctx {
 	const char *name;           /* FILE of messages, escaped */
 	unsigned int line;
 	/* "has" flags: the line a global keyword was seen on, 0 if not */
-	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu;
+	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu, has_fanout;
 	unsigned int has_egress, has_gso;
 	unsigned int has_loglevel;
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
@@ -345,9 +345,18 @@ static int g_rulepref(struct conf_ctx *x, char **argv)
 {
 	uint64_t v;
 
-	/* N and N + 1, both before the main table's rule (32766) */
-	if (conf_parse_num("rule-pref", argv[1], 1, 32764, &v, &x->e))
+	/* N and N + 1 on either side of main (32766) and default (32767),
+	 * never at them (srv6_nhctx_pref_ok) */
+	if (conf_parse_num("rule-pref", argv[1], 1, SRV6_NHCTX_RULE_PRIO_MAX, &v, &x->e))
 		return -EINVAL;
+	if (!srv6_nhctx_pref_ok(v)) {
+		struct qtok qb;
+
+		conf_seterr(&x->e, "rule-pref %s out of range (1..32764, 32768..%u): N and N+1 "
+			    "may not be main's 32766 or default's 32767", conf_q(&qb, argv[1]),
+			    SRV6_NHCTX_RULE_PRIO_MAX);
+		return -EINVAL;
+	}
 	x->c->rule_pref = (uint32_t)v;
 	return 0;
 }
@@ -596,6 +605,21 @@ static int l_pqueue(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+static int g_fanout(struct conf_ctx *x, char **argv)
+{
+	struct qtok qb;
+
+	if (!strcmp(argv[1], "yes")) {
+		x->c->cpu_fanout = true;
+	} else if (!strcmp(argv[1], "no")) {
+		x->c->cpu_fanout = false;
+	} else {
+		conf_seterr(&x->e, "bad value %s for queue-cpu-fanout (yes or no)", conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Global keywords: exactly one value, at most once per file. */
 static const struct global_kw {
 	const char *kw;
@@ -605,6 +629,7 @@ static const struct global_kw {
 	{ "queue",        offsetof(struct conf_ctx, has_queue),    g_queue },
 	{ "queue-maxlen", offsetof(struct conf_ctx, has_maxlen),   g_maxlen },
 	{ "fail-open",    offsetof(struct conf_ctx, has_failopen), g_failopen },
+	{ "queue-cpu-fanout", offsetof(struct conf_ctx, has_fanout), g_fanout },
 	{ "steer",        offsetof(struct conf_ctx, has_steer),    g_steer },
 	{ "egress",       offsetof(struct conf_ctx, has_egress),   g_egress },
 	{ "gso",          offsetof(struct conf_ctx, has_gso),      g_gso },
@@ -751,6 +776,7 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->queue_last = 0;
 	c->queue_maxlen = SRV6_CONF_QUEUE_MAXLEN_DEF;
 	c->fail_open = false;
+	c->cpu_fanout = false;
 	c->steer = SRV6_STEER_AUTO;
 	c->log_level = LOG_INFO;
 	snprintf(c->steer_chain, sizeof(c->steer_chain), "%s", SRV6_STEER_CHAIN);

@@ -58,6 +58,8 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 			seen = &seen_count;
 		else if (!strcmp(w, "hmac"))          /* hmac hook */
 			seen = &seen_hmac;
+		else if (!strcmp(w, "metric"))        /* a policy is a route: its metric */
+			seen = &r->has_metric;
 		else if (!strcmp(w, "table")) {
 			conf_seterr(&e, "route-level \"table\" is not supported (srv6d's policies "
 				    "are not per routing table)");
@@ -105,6 +107,22 @@ int srv6_route_parse_words(int argc, char **argv, struct srv6_conf_route *r,
 				return -EINVAL;
 			}
 			snprintf(r->pol.dev_name, sizeof(r->pol.dev_name), "%s", argv[i + 1]);
+		} else if (seen == &r->has_metric) {
+			char *end;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(argv[i + 1], &end, 0);
+			/* 0xffff0000 and above: fail-open blackholes (fallback.h) */
+			if (errno || end == argv[i + 1] || *end || argv[i + 1][0] == '-' ||
+			    v >= 0xffff0000ull) {
+				conf_seterr(&e, "bad metric %s (0-4294901759)", conf_q(&qb, argv[i + 1]));
+				return -EINVAL;
+			}
+			r->metric = (uint32_t)v;
+			/* the kernel turns an IPv6 metric 0 into 1024 */
+			if (r->family == AF_INET6 && !r->metric)
+				r->metric = 1024;
 		} else if (seen == &seen_hmac) {      /* hmac hook */
 			if (srv6_hmac_parse_keyid(argv[i + 1], &r->pol.hmac_keyid, e.buf, e.len))
 				return -EINVAL;
@@ -170,6 +188,8 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
 		conf_sb_printf(&s, " dev %.*s", (int)sizeof(r->pol.dev_name), r->pol.dev_name);
 	if (r->pol.hmac_keyid)                    /* hmac hook */
 		conf_sb_printf(&s, " hmac %u", r->pol.hmac_keyid);
+	if (r->has_metric)
+		conf_sb_printf(&s, " metric %u", r->metric);
 	return conf_sb_done(&s);
 }
 

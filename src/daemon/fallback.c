@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* fallback.c - blackhole routes behind fail-open: include/srv6d/fallback.h. */
 #include <errno.h>
+#include <stdlib.h>
+#include <syslog.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/rtnetlink.h>
@@ -8,8 +10,11 @@
 #include <netlink/netlink.h>
 #include <netlink/route/route.h>
 
+#include <netlink/route/nexthop.h>
+
 #include "srv6d/errbuf.h"
 #include "srv6d/fallback.h"
+#include "srv6d/log.h"
 #include "srv6d/rtdump.h"
 
 struct fb_ctx {
@@ -116,5 +121,186 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 			    strerror(-e));
 out_sock:
 	nl_socket_free(x.sk);
+	return e;
+}
+
+/* ---- the policies' own routes ---- */
+
+struct pr_ctx {
+	struct nl_sock *sk;
+	const struct srv6_conf *c;
+	int ifindex;
+	int family;                 /* of the dump being read */
+	uint8_t *state;             /* per route line: PR_* bits */
+	uint32_t *shadow;           /* per route line: the best foreign metric */
+	int err;
+};
+
+enum {
+	PR_OURS = 1,                /* srv6d's route is there already */
+	PR_TAKEN = 2,               /* a foreign route holds the prefix and metric */
+	PR_SHADOWED = 4,            /* a foreign route of the prefix, better metric */
+};
+
+static bool same_prefix(const struct srv6_conf_route *r, const struct srv6_rt *rt)
+{
+	return r->family == rt->family && r->plen == rt->dst_len &&
+	       !memcmp(&r->prefix, rt->dst, r->family == AF_INET6 ? 16 : 4);
+}
+
+static bool rt_ours(const struct pr_ctx *x, const struct srv6_rt *rt)
+{
+	return rt->protocol == SRV6_FALLBACK_PROTO && rt->type == RTN_UNICAST &&
+	       (int)rt->oif == x->ifindex;
+}
+
+/* A policy route srv6d left through its device that @x->c no longer
+ * wants (prefix and metric). */
+static int sweep_policy(const struct srv6_rt *rt, void *arg)
+{
+	const struct pr_ctx *x = arg;
+
+	if (rt->table != RT_TABLE_MAIN || !rt_ours(x, rt))
+		return 0;
+	for (size_t i = 0; i < x->c->nroutes; i++)
+		if (same_prefix(&x->c->routes[i], rt) &&
+		    srv6_route_metric(&x->c->routes[i]) == rt->priority)
+			return 0;
+	return 1;
+}
+
+/* What the main table holds for each policy's prefix (@x->state). */
+static int survey(const struct srv6_rt *rt, void *arg)
+{
+	struct pr_ctx *x = arg;
+
+	if (rt->table != RT_TABLE_MAIN || rt->family != x->family)
+		return 0;
+	for (size_t i = 0; i < x->c->nroutes; i++) {
+		const struct srv6_conf_route *r = &x->c->routes[i];
+		uint32_t m = srv6_route_metric(r);
+
+		if (!same_prefix(r, rt))
+			continue;
+		if (rt_ours(x, rt)) {
+			if (rt->priority == m)
+				x->state[i] |= PR_OURS;
+		} else if (rt->priority == m) {
+			x->state[i] |= PR_TAKEN;
+		} else if (rt->priority < m && rt->type != RTN_BLACKHOLE) {
+			if (!(x->state[i] & PR_SHADOWED) || rt->priority < x->shadow[i])
+				x->shadow[i] = rt->priority;
+			x->state[i] |= PR_SHADOWED;
+		}
+	}
+	return 0;
+}
+
+static int add_policy(struct nl_sock *sk, int ifindex, const struct srv6_conf_route *r)
+{
+	struct rtnl_route *rt = rtnl_route_alloc();
+	struct rtnl_nexthop *nh = rtnl_route_nh_alloc();
+	struct nl_addr *dst = nl_addr_build(r->family, &r->prefix, r->family == AF_INET6 ? 16 : 4);
+	int e = -ENOMEM;
+
+	if (!rt || !dst || !nh)
+		goto out;
+	nl_addr_set_prefixlen(dst, (int)r->plen);
+	rtnl_route_set_family(rt, (uint8_t)r->family);
+	rtnl_route_set_table(rt, RT_TABLE_MAIN);
+	rtnl_route_set_type(rt, RTN_UNICAST);
+	rtnl_route_set_protocol(rt, SRV6_FALLBACK_PROTO);
+	rtnl_route_set_scope(rt, RT_SCOPE_LINK);
+	rtnl_route_set_priority(rt, srv6_route_metric(r));
+	if (rtnl_route_set_dst(rt, dst) < 0)
+		goto out;
+	rtnl_route_nh_set_ifindex(nh, ifindex);
+	rtnl_route_add_nexthop(rt, nh);
+	nh = NULL;   /* the route's now */
+	/* Exclusive: the survey found no route of this prefix and metric;
+	 * one appearing meanwhile is not taken over (nor joined, as IPv4
+	 * would add a second route of the same prefix and metric). */
+	e = rtnl_route_add(sk, rt, NLM_F_CREATE | NLM_F_EXCL);
+	e = e < 0 ? (-e == NLE_EXIST ? -EEXIST : -EIO) : 0;
+out:
+	if (nh)
+		rtnl_route_nh_free(nh);
+	nl_addr_put(dst);
+	rtnl_route_put(rt);
+	return e;
+}
+
+int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
+{
+	static const int families[] = { AF_INET6, AF_INET };
+	struct pr_ctx x = { .c = c, .ifindex = ifindex };
+	char pb[INET6_ADDRSTRLEN];
+	int e = 0;
+
+	if (ifindex <= 0)
+		return c->nroutes ? -ENODEV : 0;
+	x.state = calloc(c->nroutes + 1, sizeof(*x.state));
+	x.shadow = calloc(c->nroutes + 1, sizeof(*x.shadow));
+	x.sk = nl_socket_alloc();
+	if (!x.state || !x.shadow || !x.sk) {
+		srv6_seterr(err, errlen, "policy routes: out of memory");
+		e = -ENOMEM;
+		goto out_free;
+	}
+	e = nl_connect(x.sk, NETLINK_ROUTE);
+	if (e < 0) {
+		srv6_seterr(err, errlen, "policy routes: rtnetlink: %s", nl_geterror(e));
+		e = -EIO;
+		goto out_free;
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		x.family = families[i];
+		e = srv6_rt_dump(families[i], survey, &x);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "policy routes: cannot read the main table: %s",
+				    strerror(-e));
+			goto out_free;
+		}
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+
+		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
+		if (x.state[i] & PR_TAKEN) {
+			srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
+				    "a route for %s/%u at metric %u (not srv6d's): give the policy "
+				    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
+				    srv6_route_metric(r));
+			e = -EEXIST;
+			goto out_free;
+		}
+		if (x.state[i] & PR_SHADOWED)
+			srv6_log(LOG_WARNING, "line %u: route %s/%u: a route of the same prefix at "
+				 "the better metric %u wins over the policy's (%u): it carries "
+				 "nothing while that route exists", r->line, pb, r->plen,
+				 x.shadow[i], srv6_route_metric(r));
+		if (x.state[i] & PR_OURS)
+			continue;
+		e = add_policy(x.sk, ifindex, r);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "line %u: route %s/%u: cannot add its route "
+				    "(metric %u): %s", r->line, pb, r->plen, srv6_route_metric(r),
+				    strerror(-e));
+			goto out_free;
+		}
+	}
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		e = srv6_rt_sweep(families[i], sweep_policy, &x);
+		if (e < 0 && !x.err)
+			x.err = e;
+	}
+	e = x.err;
+	if (e < 0)
+		srv6_seterr(err, errlen, "policy routes: cannot remove a stale one");
+out_free:
+	if (x.sk)
+		nl_socket_free(x.sk);
+	free(x.shadow);
+	free(x.state);
 	return e;
 }

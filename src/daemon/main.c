@@ -528,6 +528,17 @@ static int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
 	return 0;
 }
 
+/* The policies as kernel routes through srv6d's device (fallback.h). */
+static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	int r = srv6_polroute_sync(c, d->injdev.ifindex, err, errlen);
+
+	if (r == -ENODEV)
+		snprintf(err, errlen, "headend policies need srv6d's device (route lines are "
+			 "kernel routes through it), which could not be created");
+	return r;
+}
+
 /* Install srv6d's steering rules for @c (steer auto) or remove them; with
  * `steer none`, also the stale chain a crashed `steer auto` run left. */
 static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
@@ -543,15 +554,17 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	if (c->steer != SRV6_STEER_AUTO) {
 		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
 
-		if (!d->steered && !stale)
-			return 0;
-		r = srv6_steer_remove(steer_chain(d), err, errlen);
-		if (r == 0 && stale)
-			srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an earlier "
-				 "steer auto run", steer_chain(d));
-		if (r == 0)
+		if (d->steered || stale) {
+			r = srv6_steer_remove(steer_chain(d), err, errlen);
+			if (r < 0)
+				return r;
+			if (stale)
+				srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an "
+					 "earlier steer auto run", steer_chain(d));
 			d->steered = false;
-		return r;
+		}
+		/* the operator's rules queue what the routes send to the device */
+		return policy_routes(d, c, err, errlen);
 	}
 	r = steer_cfg_make(d, c, &sc);
 	if (r < 0) {
@@ -564,6 +577,10 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	 * to a queue nobody reads.  Removal accepts a missing chain. */
 	d->steered = true;
 	r = srv6_steer_install(&sc, err, errlen);
+	/* the capture at mangle POSTROUTING is in place: the routes that
+	 * send the policies' traffic to it can follow */
+	if (r == 0)
+		r = policy_routes(d, c, err, errlen);
 out_free:
 	srv6_steer_cfg_release(&sc);
 	return r;
@@ -721,6 +738,32 @@ static void dump_workers(struct dump_ctx *x)
 	}
 }
 
+/* One line per verdict-policy queue (pqueue.h). */
+static void dump_pqueues(struct dump_ctx *x)
+{
+	for (unsigned int i = 0; x->d->pqs && i < x->d->npqs; i++) {
+		struct srv6_pq *pq = &x->d->pqs[i];
+		struct srv6_pq_stats s;
+		char line[512];
+		size_t nheld;
+
+		srv6_pq_stats_read(pq, &s, &nheld);
+		snprintf(line, sizeof(line),
+			 "pqueue %u packets=%llu accepted=%llu dropped=%llu repeated=%llu "
+			 "requeued=%llu guarded=%llu held=%llu released=%llu late=%llu enobufs=%llu "
+			 "held-now=%zu", pq->cfg.queue, (unsigned long long)s.packets,
+			 (unsigned long long)s.accepted, (unsigned long long)s.dropped,
+			 (unsigned long long)s.repeated, (unsigned long long)s.requeued,
+			 (unsigned long long)s.guarded, (unsigned long long)s.held,
+			 (unsigned long long)s.released, (unsigned long long)s.late,
+			 (unsigned long long)s.enobufs, nheld);
+		if (x->f)
+			fprintf(x->f, "%s\n", line);
+		else
+			srv6_log(LOG_INFO, "%s", line);
+	}
+}
+
 static int fill_stats(FILE *f, void *arg)
 {
 	struct dump_ctx x = { .d = arg, .f = f };
@@ -728,6 +771,7 @@ static int fill_stats(FILE *f, void *arg)
 	srv6_cache_foreach_sid(x.d->cache, dump_sid, &x);
 	srv6_cache_foreach_policy(x.d->cache, dump_policy, &x);
 	dump_workers(&x);
+	dump_pqueues(&x);
 	dump_egress(&x);
 	fprintf(f, "steering repairs=%llu\n",
 		(unsigned long long)(x.d->steer_repairs - x.d->base_repairs));
@@ -747,6 +791,7 @@ static void dump_counters(struct daemon *d, bool to_log)
 		srv6_cache_foreach_sid(d->cache, dump_sid, &x);
 		srv6_cache_foreach_policy(d->cache, dump_policy, &x);
 		dump_workers(&x);
+		dump_pqueues(&x);
 		dump_egress(&x);
 		srv6_log(LOG_INFO, "steering repairs=%llu",
 			 (unsigned long long)(d->steer_repairs - d->base_repairs));
@@ -981,6 +1026,12 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 	if (r < 0) {
 		if (c->egress == SRV6_EGRESS_INJECT) {
 			snprintf(err, errlen, "egress inject: %s", derr);
+			return r;
+		}
+		if (c->nroutes) {
+			/* policies are routes through the device, whatever
+			 * the egress mode */
+			snprintf(err, errlen, "headend policies: %s", derr);
 			return r;
 		}
 		srv6_log(LOG_WARNING, "no injection egress (%s): IPv6 results go in verdicts, "
@@ -1828,11 +1879,13 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 }
 
 /* queue release N [COUNT|all]: the COUNT (default 1) oldest held packets
- * of policy queue N get NF_ACCEPT. */
+ * of policy queue N get NF_ACCEPT.  Answers once the verdicts are sent, or
+ * after SRV6_PQ_RELEASE_WAIT_MS with "releasing K (in progress)" while the
+ * queue's thread goes on: the control loop never waits longer. */
 static int ctl_release(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 		       size_t errlen)
 {
-	uint64_t count = 1;
+	uint64_t count = 1, pending = 0;
 	struct srv6_pq *pq;
 	unsigned int qn;
 	long n;
@@ -1859,7 +1912,18 @@ static int ctl_release(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, 
 			}
 		}
 	}
-	n = srv6_pq_release(pq, count);
+	n = srv6_pq_release(pq, count, &pending);
+	if (n == -EINPROGRESS) {
+		/* the queue's thread goes on sending them: the control loop does
+		 * not wait (queue show N: held_now, released) */
+		if (q->json)
+			fprintf(o, "{\"queue\":%u,\"released\":null,\"releasing\":%llu}\n", qn,
+				(unsigned long long)pending);
+		else
+			fprintf(o, "queue %u: releasing %llu (in progress: queue show %u)\n", qn,
+				(unsigned long long)pending, qn);
+		return 0;
+	}
 	if (n < 0) {
 		snprintf(err, errlen, "queue %u: %s", qn, strerror((int)-n));
 		return (int)n;
@@ -2324,6 +2388,9 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	d->base_w = bw;
 	d->base_q = bq;
 	d->base_repairs = d->steer_repairs;
+	for (unsigned int i = 0; i < d->npqs; i++)
+		if (d->pqs[i].running)
+			srv6_pq_reset(&d->pqs[i]);
 	free(ls.sid);
 	free(lp.pol);
 	srv6_log(LOG_NOTICE, "counters reset (srv6ctl)");
@@ -2639,6 +2706,7 @@ int main(int argc, char **argv)
 		w->fifo_prio = d.conf.worker_fifo ? d.conf.worker_prio : 0;
 		w->cache = d.cache;
 		w->mark_mask = d.conf.mark_mask;
+		w->pol_ifindex = (uint32_t)d.injdev.ifindex;
 		r = srv6_worker_start(w);
 		if (r < 0) {
 			srv6_log(LOG_ERR, "queue %u: worker thread: %s", srv6_nfq_queue(w->nfq),

@@ -198,10 +198,14 @@ static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t
 /*
  * The gate: "pref PRIO not fwmark BASE/MASK goto PRIO+1", before the context
  * rules of its family (same preference, added first: the kernel keeps rules
- * of one preference in insertion order).  A lookup without a mark of srv6d's
- * range jumps over every context rule to the blackhole rule, which does not
- * match it either: two srv6d rules crossed, however many contexts.  libnl has
- * no setter for FIB_RULE_INVERT, so the message is built here.
+ * of one preference in insertion order).  With PRIO behind main and default
+ * (the default, 40000), a lookup without a mark of srv6d's range gets here
+ * only when no host table routed it; it then jumps over every context rule
+ * to the catch-all, which does not match it either: three srv6d rules
+ * crossed in all (this gate, the catch-all and the isolation gate at 0),
+ * however many contexts.  A lookup that local, main or default routes
+ * crosses only the isolation gate.  libnl has no setter for
+ * FIB_RULE_INVERT, so the message is built here.
  */
 static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
 {
@@ -236,6 +240,8 @@ static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
 struct zero_state {
 	bool local_before, local_after, gate;
 	int temps;
+	uint32_t foreign;   /* 1 + the preference of a rule at PRIO or PRIO + 1
+			       that is not srv6d's (0: none) */
 };
 
 #define LOCAL_TEMP_PROTO 4   /* RTPROT_STATIC: srv6d's temporary copy */
@@ -270,13 +276,23 @@ static int zero_rule_cb(const struct nlmsghdr *nlh, void *data)
 	mnl_attr_parse(nlh, sizeof(*frh), zero_attr_cb, tb);
 	if (tb[FRA_PRIORITY])
 		prio = mnl_attr_get_u32(tb[FRA_PRIORITY]);
-	if (prio != 0)
+	if (prio != 0 && prio != w->n->prio && prio != w->n->prio + 1)
 		return MNL_CB_OK;
 	table = tb[FRA_TABLE] ? mnl_attr_get_u32(tb[FRA_TABLE]) : frh->table;
 	if (tb[FRA_FWMARK])
 		mark = mnl_attr_get_u32(tb[FRA_FWMARK]);
 	if (tb[FRA_PROTOCOL])
 		proto = mnl_attr_get_u8(tb[FRA_PROTOCOL]);
+	if ((prio == w->n->prio || prio == w->n->prio + 1) && !w->z->foreign) {
+		uint32_t mask = tb[FRA_FWMASK] ? mnl_attr_get_u32(tb[FRA_FWMASK]) : 0;
+
+		/* srv6d's rules at its preferences all match one of its marks */
+		if ((mark & w->n->id_mask) != w->n->mark_base ||
+		    (mask & w->n->id_mask) != w->n->id_mask)
+			w->z->foreign = prio + 1;
+	}
+	if (prio != 0)
+		return MNL_CB_OK;
 	if (frh->action == FR_ACT_GOTO && tb[FRA_GOTO] &&
 	    mnl_attr_get_u32(tb[FRA_GOTO]) == w->n->prio && mark == w->n->mark_base) {
 		w->z->gate = true;
@@ -408,14 +424,29 @@ static int fam_idx(int family)
 }
 
 /* Before the first context rule of @family (and once per sync, a repair):
- * the catch-all, then the gate, then the isolation gate at 0.  No srv6d rule
- * exists in a family while no context needs one. */
-static int family_on(struct srv6_nhctx *n, int family)
+ * the catch-all, then the gate, then the isolation gate at 0 (each goto's
+ * target exists before the goto: an unresolved goto is skipped, and marked
+ * lookups would fall through to local and main).  No srv6d rule exists in a
+ * family while no context needs one.  A rule of someone else at PRIO or
+ * PRIO + 1 is refused (-EEXIST, @err says which): the isolation gate's goto
+ * lands on the first rule of PRIO, and srv6d's results would meet it before
+ * the contexts and the catch-all. */
+static int family_on(struct srv6_nhctx *n, int family, char *err, size_t errlen)
 {
 	int i = fam_idx(family), e;
+	struct zero_state z;
 
 	if (n->fam_on[i] && n->fam_ok[i])
 		return 0;
+	e = zero_state_read(n, family, &z);
+	if (e < 0)
+		return e;
+	if (z.foreign) {
+		srv6_seterr(err, errlen, "IPv%d rule preference %u holds a rule that is not srv6d's: "
+			    "srv6d's results would reach it (choose another rule-pref, or move it)",
+			    family == AF_INET6 ? 6 : 4, z.foreign - 1);
+		return -EEXIST;
+	}
 	e = rule_ensure(n, family, n->prio + 1, n->mark_base, n->id_mask,
 			FR_ACT_UNREACHABLE, 0);
 	if (e < 0)
@@ -570,7 +601,9 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 		}
 	}
 	if (ctx_has_v6_rule(c)) {
-		e = family_on(n, AF_INET6);
+		e = family_on(n, AF_INET6, err, errlen);
+		if (e == -EEXIST)
+			return e;
 		if (!e)
 			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
@@ -578,7 +611,9 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 			goto out_rule;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = family_on(n, AF_INET);
+		e = family_on(n, AF_INET, err, errlen);
+		if (e == -EEXIST)
+			return e;
 		if (!e)
 			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
@@ -713,18 +748,24 @@ struct sweep {
 	int err;
 };
 
+/*
+ * A rule is this instance's (left by a crash) when it matches a mark of its
+ * range, whatever its preference: the mark bits are srv6d's (mark-mask), and
+ * a second instance with an overlapping mark-base cannot run (instance
+ * locks).  Not by preference: a crashed srv6d with another rule-pref (the
+ * default was 1000 before the contexts moved behind main) left its gate at 0
+ * jumping to its old contexts, which would route our marks.
+ */
 static void sweep_rule(struct nl_object *obj, void *arg)
 {
 	struct sweep *s = arg;
 	struct rtnl_rule *r = (struct rtnl_rule *)obj;
-	uint32_t prio = rtnl_rule_get_prio(r);
+	uint32_t mark = rtnl_rule_get_mark(r), mask = rtnl_rule_get_mask(r);
 	int e;
 
-	if (prio != s->n->prio && prio != s->n->prio + 1 &&
-	    !(prio == 0 && rtnl_rule_get_action(r) == FR_ACT_GOTO &&
-	      rtnl_rule_get_goto(r) == s->n->prio))
-		return;
-	if ((rtnl_rule_get_mark(r) & s->n->id_mask) != s->n->mark_base)
+	/* a rule without fwmark reads mark 0, mask 0: never ours */
+	if ((mark & s->n->id_mask) != s->n->mark_base ||
+	    (mask & s->n->id_mask) != s->n->id_mask)
 		return;
 	s->n->kerr = 0;
 	e = rtnl_rule_delete(s->n->sk, r, 0);
@@ -803,8 +844,9 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint3
 		errno = EINVAL;
 		return NULL;
 	}
-	if (rule_prio > 32764) {
-		srv6_seterr(err, errlen, "rule priority %u: must be 1..32764", rule_prio);
+	if (!srv6_nhctx_pref_ok(rule_prio)) {
+		srv6_seterr(err, errlen, "rule priority %u: must be 1..32764 or 32768..%u",
+			    rule_prio, SRV6_NHCTX_RULE_PRIO_MAX);
 		errno = EINVAL;
 		return NULL;
 	}

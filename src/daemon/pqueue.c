@@ -118,17 +118,44 @@ static int held_push(struct srv6_pq *pq, const struct srv6_pq_rec *r)
 	return 0;
 }
 
-/* NF_ACCEPT for the first @n held packets (under the lock). */
-static void held_release(struct srv6_pq *pq, size_t n)
+/* Take the ids of the (at most @max) oldest held packets out of the list,
+ * counted as released (under the lock).  Returns how many. */
+static size_t held_take(struct srv6_pq *pq, uint32_t *ids, size_t max)
 {
-	if (!n)
-		return;
+	size_t n = pq->nheld < max ? pq->nheld : max;
+
 	for (size_t i = 0; i < n; i++)
-		(void)srv6_nfq_verdict(pq->nfq, pq->held[i].id, NF_ACCEPT, false, 0, NULL, 0);
+		ids[i] = pq->held[i].id;
 	memmove(pq->held, pq->held + n, (pq->nheld - n) * sizeof(*pq->held));
 	pq->nheld -= n;
 	pq->st.released += n;
 	pq->st.accepted += n;
+	return n;
+}
+
+/* NF_ACCEPT for the @n oldest held packets (at most: UINT64_MAX all),
+ * SRV6_PQ_RELEASE_CHUNK at a time: the verdicts are sent without the lock
+ * (entered and left with it held).  Queue thread only (the only one that
+ * adds to the list).  Returns how many. */
+static uint64_t held_release(struct srv6_pq *pq, uint64_t n)
+{
+	uint32_t ids[SRV6_PQ_RELEASE_CHUNK];
+	uint64_t done = 0;
+	size_t k;
+
+	while (done < n) {
+		uint64_t left = n - done;
+
+		k = held_take(pq, ids, left < SRV6_PQ_RELEASE_CHUNK ? (size_t)left : SRV6_PQ_RELEASE_CHUNK);
+		if (!k)
+			break;
+		pthread_mutex_unlock(&pq->lock);
+		for (size_t i = 0; i < k; i++)
+			(void)srv6_nfq_verdict(pq->nfq, ids[i], NF_ACCEPT, false, 0, NULL, 0);
+		pthread_mutex_lock(&pq->lock);
+		done += k;
+	}
+	return done;
 }
 
 /* One packet: its record, then its verdict (or the held list). */
@@ -185,23 +212,23 @@ static void pq_handle(struct srv6_pq *pq, const struct srv6_nfq_packet *p, bool 
 /* After each receive: release requests, expired delays (under the lock). */
 static void pq_tick(struct srv6_pq *pq)
 {
-	size_t n = 0;
-
 	pthread_mutex_lock(&pq->lock);
 	if (pq->rel_done != pq->rel_seq) {
-		n = pq->rel_count >= pq->nheld ? pq->nheld : (size_t)pq->rel_count;
-		held_release(pq, n);
-		pq->rel_last = n;
-		pq->rel_done = pq->rel_seq;
+		/* requests made while the verdicts go out wait for the next tick */
+		uint64_t seq = pq->rel_seq, want = pq->rel_count;
+
+		pq->rel_count = 0;
+		pq->rel_last = held_release(pq, want);
+		pq->rel_done = seq;
 		pthread_cond_broadcast(&pq->cond);
 	}
 	if (pq->cfg.policy == SRV6_PQ_DELAY && pq->nheld) {
 		uint64_t now = mono_ms();
+		size_t n = 0;
 
-		n = 0;
 		while (n < pq->nheld && pq->held[n].t_ms + pq->cfg.delay_ms <= now)
 			n++;
-		held_release(pq, n);
+		(void)held_release(pq, n);
 	}
 	pthread_mutex_unlock(&pq->lock);
 }
@@ -215,8 +242,8 @@ static void pq_batch(struct srv6_pq *pq, bool stopping)
 		pq_handle(pq, &p, stopping);
 	srv6_nfq_stats_read(pq->nfq, &ns);
 	pthread_mutex_lock(&pq->lock);
-	pq->st.late = ns.verdict_errors;
-	pq->st.enobufs = ns.enobufs;
+	pq->st.late = ns.verdict_errors - pq->late_base;
+	pq->st.enobufs = ns.enobufs - pq->enobufs_base;
 	pthread_mutex_unlock(&pq->lock);
 }
 
@@ -250,7 +277,7 @@ static void *pq_main(void *arg)
 		pq_batch(pq, true);
 	}
 	pthread_mutex_lock(&pq->lock);
-	held_release(pq, pq->nheld);
+	(void)held_release(pq, UINT64_MAX);
 	pq->rel_done = pq->rel_seq;     /* nobody waits on a stopped queue */
 	pthread_cond_broadcast(&pq->cond);
 	pthread_mutex_unlock(&pq->lock);
@@ -268,6 +295,8 @@ int srv6_pq_start(struct srv6_pq *pq)
 	pq->held = NULL;
 	pq->nheld = pq->cap = 0;
 	pq->rel_seq = pq->rel_done = 0;
+	pq->rel_count = pq->rel_last = 0;
+	pq->late_base = pq->enobufs_base = 0;
 	pq->nrecent = 0;
 	memset(&pq->st, 0, sizeof(pq->st));
 	pthread_mutex_init(&pq->lock, NULL);
@@ -304,7 +333,7 @@ int srv6_pq_failed(const struct srv6_pq *pq)
 	return __atomic_load_n(&pq->failed, __ATOMIC_ACQUIRE);
 }
 
-long srv6_pq_release(struct srv6_pq *pq, uint64_t count)
+long srv6_pq_release(struct srv6_pq *pq, uint64_t count, uint64_t *pending)
 {
 	struct timespec dl;
 	uint64_t seq;
@@ -313,19 +342,46 @@ long srv6_pq_release(struct srv6_pq *pq, uint64_t count)
 	if (!pq->running || srv6_pq_failed(pq))
 		return -ESRCH;
 	clock_gettime(CLOCK_MONOTONIC, &dl);
-	dl.tv_sec += 5;
+	dl.tv_nsec += SRV6_PQ_RELEASE_WAIT_MS * 1000000L;
+	dl.tv_sec += dl.tv_nsec / 1000000000L;
+	dl.tv_nsec %= 1000000000L;
 	pthread_mutex_lock(&pq->lock);
-	/* one request at a time: the control thread is the only caller */
+	/* not yet taken by the queue's thread: this request adds to it */
+	pq->rel_count = count > UINT64_MAX - pq->rel_count ? UINT64_MAX : pq->rel_count + count;
 	seq = ++pq->rel_seq;
-	pq->rel_count = count;
+	if (pending)
+		*pending = pq->rel_count < pq->nheld ? pq->rel_count : pq->nheld;
 	while (pq->rel_done < seq && r == 0)
 		r = -pthread_cond_timedwait(&pq->cond, &pq->lock, &dl);
 	if (pq->rel_done >= seq)
 		r = (long)pq->rel_last;
 	else
-		r = -ETIMEDOUT;
+		r = -EINPROGRESS;
 	pthread_mutex_unlock(&pq->lock);
 	return r;
+}
+
+void srv6_pq_reset(struct srv6_pq *pq)
+{
+	pthread_mutex_lock(&pq->lock);
+	/* st.late/st.enobufs are the nfq counters minus these bases */
+	pq->late_base += pq->st.late;
+	pq->enobufs_base += pq->st.enobufs;
+	memset(&pq->st, 0, sizeof(pq->st));
+	pthread_mutex_unlock(&pq->lock);
+}
+
+void srv6_pq_stats_read(struct srv6_pq *pq, struct srv6_pq_stats *st, size_t *nheld)
+{
+	if (!pq->running) {             /* stopped (or never started): no thread, no lock */
+		*st = pq->st;
+		*nheld = pq->nheld;
+		return;
+	}
+	pthread_mutex_lock(&pq->lock);
+	*st = pq->st;
+	*nheld = pq->nheld;
+	pthread_mutex_unlock(&pq->lock);
 }
 
 static const char *hook_name(uint8_t h)

@@ -201,6 +201,7 @@ int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *s
 	sc->queue_first = c->queue_first;
 	sc->queue_last = c->queue_last;
 	sc->fail_open = c->fail_open;
+	sc->cpu_fanout = c->cpu_fanout;
 	/* srv6d's injection device (docs/ARCHITECTURE.md): its results are
 	 * accepted first, whatever the egress setting (IPv4 results and End.DX2
 	 * always use it) */
@@ -267,6 +268,8 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 		fprintf(out, "queue %u-%u\n", c->queue_first, c->queue_last);
 	fprintf(out, "queue-maxlen %u\n", c->queue_maxlen);
 	fprintf(out, "fail-open %s\n", c->fail_open ? "yes" : "no");
+	if (c->queue_first != c->queue_last)
+		fprintf(out, "queue-cpu-fanout %s\n", c->cpu_fanout ? "yes" : "no");
 	fprintf(out, "steer %s\n", c->steer == SRV6_STEER_AUTO ? "auto" : "none");
 	fprintf(out, "egress %s\n", c->egress == SRV6_EGRESS_INJECT ? "inject" :
 		     c->egress == SRV6_EGRESS_VERDICT ? "verdict" : "auto");

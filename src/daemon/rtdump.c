@@ -75,6 +75,8 @@ static int rt_msg_cb(const struct nlmsghdr *nlh, void *data)
 		rt.table = mnl_attr_get_u32(tb[RTA_TABLE]);
 	if (tb[RTA_PRIORITY] && mnl_attr_get_payload_len(tb[RTA_PRIORITY]) >= 4)
 		rt.priority = mnl_attr_get_u32(tb[RTA_PRIORITY]);
+	if (tb[RTA_OIF] && mnl_attr_get_payload_len(tb[RTA_OIF]) >= 4)
+		rt.oif = mnl_attr_get_u32(tb[RTA_OIF]);
 	if (tb[RTA_DST]) {
 		size_t len = mnl_attr_get_payload_len(tb[RTA_DST]);
 

@@ -142,54 +142,61 @@ static void pfx6_str(const struct in6_addr *a, uint8_t plen, char *buf, size_t l
 	snprintf(buf, len, "%s/%u", s, plen);
 }
 
-static void pfx4_str(const struct in_addr *a, uint8_t plen, char *buf, size_t len)
-{
-	struct in_addr m = *a;
-	char s[INET_ADDRSTRLEN];
-
-	m.s_addr &= plen ? htonl(0xffffffffu << (32 - plen)) : 0;
-	inet_ntop(AF_INET, &m, s, sizeof(s));
-	snprintf(buf, len, "%s/%u", s, plen);
-}
-
-/* Whether @p/@plen covers the first address of @net (@alen bytes). */
-static bool covers(const void *p, uint8_t plen, const uint8_t *net, size_t alen)
-{
-	const uint8_t *a = p;
-
-	for (unsigned int i = 0; i < plen && i < alen * 8; i++)
-		if ((a[i / 8] ^ net[i / 8]) & (0x80 >> (i % 8)))
-			return false;
-	return true;
-}
-
-/* Address ranges a policy never steers (issue 8, item 2): the host's ND,
- * MLD, DHCP... The RETURN rules go before the policy rules only when a
- * policy prefix covers them (`::/0`, `0.0.0.0/0`). */
-static const struct excl {
-	int family;
-	uint8_t net[16];
-	const char *text;
-} excls[] = {
-	{ AF_INET6, { 0xfe, 0x80 }, "fe80::/10" },
-	{ AF_INET6, { 0xff }, "ff00::/8" },
-	{ AF_INET, { 169, 254 }, "169.254.0.0/16" },
-	{ AF_INET, { 224 }, "224.0.0.0/4" },
-	{ AF_INET, { 255, 255, 255, 255 }, "255.255.255.255/32" },
+/* Address ranges a policy never steers.  Written by srv6d before policies
+ * became routes (issue 8, item 2): still recognised as srv6d's in a stale
+ * chain, so that one is replaced, never refused as foreign. */
+static const char *const excls[] = {
+	"fe80::/10", "ff00::/8", "169.254.0.0/16", "224.0.0.0/4", "255.255.255.255/32",
 };
 
-/* A policy rule matches only destinations that are not the host's own
- * (local routes win over a kernel seg6 route, as longest-prefix match gives
- * the local table first). */
+/* The match of those old policy rules (same reason). */
 #define POLICY_MATCH "-m addrtype ! --dst-type LOCAL"
 
-/* The chain body: "-A SRV6D -d P/L -j NFQUEUE ..." lines. */
-static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sbuf *b)
+/* The two places srv6d hooks its chain: raw PREROUTING (SIDs, IPv6 only)
+ * and mangle POSTROUTING (policies: what the FIB sends to srv6d's device). */
+enum hook_spot { SPOT_RAW, SPOT_MANGLE };
+
+static const char *spot_table(enum hook_spot s)
+{
+	return s == SPOT_RAW ? "raw" : "mangle";
+}
+
+static const char *spot_hook(enum hook_spot s)
+{
+	return s == SPOT_RAW ? "PREROUTING" : "POSTROUTING";
+}
+
+static size_t npol_of(const struct srv6_steer_cfg *cfg, int family)
+{
+	return family == AF_INET6 ? cfg->npol6 : cfg->npol4;
+}
+
+/* Whether srv6d wants its chain at @s for @family: raw for IPv6 always (the
+ * injected results' ACCEPT, the SIDs), mangle when the family has policies
+ * and there is a device their routes point to. */
+static bool spot_wanted(const struct srv6_steer_cfg *cfg, int family, enum hook_spot s)
+{
+	if (s == SPOT_RAW)
+		return family == AF_INET6;
+	return npol_of(cfg, family) && cfg->inject_dev && cfg->inject_dev[0];
+}
+
+/* The chain body at @s: "-A SRV6D ..." lines. */
+static void format_rules(const struct srv6_steer_cfg *cfg, int family, enum hook_spot s,
+			 struct sbuf *b)
 {
 	char tgt[96], p[INET6_ADDRSTRLEN + 8];
 	const char *chain = chain_of(cfg);
 
 	queue_target(cfg, tgt, sizeof(tgt));
+	if (s == SPOT_MANGLE) {
+		/* Policies are kernel routes through srv6d's device (fallback.h):
+		 * whatever the FIB sends there, forwarded or locally
+		 * originated, is srv6d's to encapsulate. */
+		if (spot_wanted(cfg, family, s))
+			sb_printf(b, "-A %s -o %s %s\n", chain, cfg->inject_dev, tgt);
+		return;
+	}
 	if (cfg->inject_dev && cfg->inject_dev[0])
 		sb_printf(b, "-A %s -i %s -j ACCEPT\n", chain, cfg->inject_dev);
 	if (family == AF_INET6)
@@ -197,29 +204,6 @@ static void format_rules(const struct srv6_steer_cfg *cfg, int family, struct sb
 			pfx6_str(&cfg->sid_prefixes[i], cfg->sid_plens[i], p, sizeof(p));
 			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
 		}
-	for (size_t x = 0; x < sizeof(excls) / sizeof(excls[0]); x++) {
-		bool hit = false;
-
-		if (excls[x].family != family)
-			continue;
-		for (size_t i = 0; family == AF_INET6 && i < cfg->npol6 && !hit; i++)
-			hit = covers(&cfg->pol6[i], cfg->pol6_plens[i], excls[x].net, 16);
-		for (size_t i = 0; family == AF_INET && i < cfg->npol4 && !hit; i++)
-			hit = covers(&cfg->pol4[i], cfg->pol4_plens[i], excls[x].net, 4);
-		if (hit)
-			sb_printf(b, "-A %s -d %s -j RETURN\n", chain, excls[x].text);
-	}
-	if (family == AF_INET6) {
-		for (size_t i = 0; i < cfg->npol6; i++) {
-			pfx6_str(&cfg->pol6[i], cfg->pol6_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s " POLICY_MATCH " %s\n", chain, p, tgt);
-		}
-	} else {
-		for (size_t i = 0; i < cfg->npol4; i++) {
-			pfx4_str(&cfg->pol4[i], cfg->pol4_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s " POLICY_MATCH " %s\n", chain, p, tgt);
-		}
-	}
 }
 
 int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, size_t len)
@@ -230,10 +214,15 @@ int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, s
 		return -EINVAL;
 	if (len)
 		buf[0] = '\0';
-	/* Inserted first: an earlier terminal rule would bypass it. */
-	sb_printf(&b, "*raw\n:%s - [0:0]\n-I PREROUTING 1 -j %s\n", chain_of(cfg), chain_of(cfg));
-	format_rules(cfg, family, &b);
-	sb_printf(&b, "COMMIT\n");
+	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
+		if (!spot_wanted(cfg, family, s))
+			continue;
+		/* Inserted first: an earlier terminal rule would bypass it. */
+		sb_printf(&b, "*%s\n:%s - [0:0]\n-I %s 1 -j %s\n", spot_table(s), chain_of(cfg),
+			  spot_hook(s), chain_of(cfg));
+		format_rules(cfg, family, s, &b);
+		sb_printf(&b, "COMMIT\n");
+	}
 	return b.len > INT32_MAX ? -EOVERFLOW : (int)b.len;
 }
 
@@ -460,16 +449,19 @@ static const struct fam_tools *tools_for(int family)
 	return family == AF_INET6 ? &v6 : &v4;
 }
 
-/* What raw PREROUTING and srv6d's chain hold now. */
+/* What a table's hook and srv6d's chain there hold now. */
 struct raw_view {
 	bool chain;              /* the chain exists */
-	unsigned int jumps;      /* PREROUTING jumps to it */
-	bool jump_first;         /* the first PREROUTING rule is such a jump */
+	unsigned int jumps;      /* hook jumps to it */
+	bool jump_first;         /* the first rule of the hook is such a jump */
 	char foreign[160];       /* a rule in the chain srv6d does not write */
 	struct sbuf rules;       /* the chain's rules, one "-A ..." line each */
 };
 
-/* A rule srv6d writes into @chain: "-A CHAIN -d P/L -j NFQUEUE --queue-...". */
+/* A rule srv6d writes into @chain: "-A CHAIN -d P/L -j NFQUEUE --queue-...",
+ * "-A CHAIN -i DEV -j ACCEPT", "-A CHAIN -o DEV -j NFQUEUE --queue-..." (and
+ * the forms of older srv6d versions, so that their stale chains are
+ * replaced). */
 static bool rule_is_ours(const char *line, const char *chain)
 {
 	size_t n = strlen(chain);
@@ -477,23 +469,29 @@ static bool rule_is_ours(const char *line, const char *chain)
 
 	if (strncmp(line, "-A ", 3) || strncmp(line + 3, chain, n))
 		return false;
-	/* the first rule: accept what arrives on srv6d's injection device */
-	if (!strncmp(line + 3 + n, " -i ", 4)) {
+	/* accept what arrives on srv6d's injection device; queue what the
+	 * FIB sends out of it */
+	if (!strncmp(line + 3 + n, " -i ", 4) || !strncmp(line + 3 + n, " -o ", 4)) {
+		bool in = line[3 + n + 2] == 'i';
+
 		dev = line + 3 + n + 4;
 		sp = strchr(dev, ' ');
-		return sp && sp > dev && (size_t)(sp - dev) < 16 && !strcmp(sp, " -j ACCEPT");
+		if (!sp || sp == dev || (size_t)(sp - dev) >= 16)
+			return false;
+		return in ? !strcmp(sp, " -j ACCEPT") :
+			    !strncmp(sp, " -j NFQUEUE --queue-", 20) && !strstr(sp + 4, " -m ");
 	}
 	if (strncmp(line + 3 + n, " -d ", 4))
 		return false;
-	/* an exclusion in front of the policies */
+	/* an old exclusion in front of the policies */
 	for (size_t x = 0; x < sizeof(excls) / sizeof(excls[0]); x++) {
 		const char *t = line + 3 + n + 4;
-		size_t l = strlen(excls[x].text);
+		size_t l = strlen(excls[x]);
 
-		if (!strncmp(t, excls[x].text, l) && !strcmp(t + l, " -j RETURN"))
+		if (!strncmp(t, excls[x], l) && !strcmp(t + l, " -j RETURN"))
 			return true;
 	}
-	/* a SID rule, or a policy rule (one addrtype match) */
+	/* a SID rule, or an old policy rule (one addrtype match) */
 	sp = strstr(line + 3 + n + 4, " -m ");
 	if (sp && (strncmp(sp, " " POLICY_MATCH " -j ", strlen(POLICY_MATCH) + 5) ||
 		   strstr(sp + 4, " -m ")))
@@ -501,16 +499,18 @@ static bool rule_is_ours(const char *line, const char *chain)
 	return strstr(line, " -j NFQUEUE --queue-") != NULL;
 }
 
-/* Whether the PREROUTING rule @line is a plain jump to a chain holding only
+/* Whether the @hook rule @line is a plain jump to a chain holding only
  * srv6d's rules (another srv6d instance's): harmless in front of ours, and
  * each instance insisting on the top would swap places forever. */
-static bool jump_to_srv6d(const char *text, const char *line)
+static bool jump_to_srv6d(const char *text, const char *hook, const char *line)
 {
-	const char *name = line + 17, *p;   /* after "-A PREROUTING -j " */
-	char rule[64];
+	char head[48], rule[64];
+	const char *name, *p;
+	size_t hl;
 
-	if (strncmp(line, "-A PREROUTING -j ", 17) || strchr(name, ' ') ||
-	    !srv6_steer_chain_valid(name))
+	hl = (size_t)snprintf(head, sizeof(head), "-A %s -j ", hook);
+	name = line + hl;
+	if (strncmp(line, head, hl) || strchr(name, ' ') || !srv6_steer_chain_valid(name))
 		return false;
 	snprintf(rule, sizeof(rule), "\n-A %s ", name);
 	for (p = strstr(text, rule); p; p = strstr(p + 1, rule)) {
@@ -534,11 +534,12 @@ static void raw_view_free(struct raw_view *v)
 	v->rules.p = NULL;
 }
 
-static int raw_view(int family, const char *chain, struct raw_view *v, char *err, size_t errlen)
+static int raw_view(int family, enum hook_spot s, const char *chain, struct raw_view *v,
+		    char *err, size_t errlen)
 {
 	const struct fam_tools *t = tools_for(family);
-	char *const argv[] = { (char *)t->save, "-t", "raw", NULL };
-	char *out, *copy, *line, *save, jump[64], decl[64], rule[64];
+	char *const argv[] = { (char *)t->save, "-t", (char *)spot_table(s), NULL };
+	char *out, *copy, *line, *save, jump[64], decl[64], rule[64], hook[32];
 	bool blocked = false;
 	int e;
 
@@ -549,7 +550,8 @@ static int raw_view(int family, const char *chain, struct raw_view *v, char *err
 		return -ENOMEM;
 	}
 	v->rules.p[0] = '\0';
-	snprintf(jump, sizeof(jump), "-A PREROUTING -j %s", chain);
+	snprintf(jump, sizeof(jump), "-A %s -j %s", spot_hook(s), chain);
+	snprintf(hook, sizeof(hook), "-A %s ", spot_hook(s));
 	snprintf(decl, sizeof(decl), ":%s ", chain);
 	snprintf(rule, sizeof(rule), "-A %s ", chain);
 	e = run_tool(t->save, argv, NULL, 0, &out, err, errlen);
@@ -565,12 +567,12 @@ static int raw_view(int family, const char *chain, struct raw_view *v, char *err
 		return -ENOMEM;
 	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "-A PREROUTING ", 14)) {
+		if (!strncmp(line, hook, strlen(hook))) {
 			if (!strcmp(line, jump)) {
 				/* first: nothing but other instances' jumps before it */
 				if (!v->jumps++ && !blocked)
 					v->jump_first = true;
-			} else if (!v->jumps && !jump_to_srv6d(copy, line)) {
+			} else if (!v->jumps && !jump_to_srv6d(copy, spot_hook(s), line)) {
 				blocked = true;
 			}
 		} else if (!strncmp(line, decl, strlen(decl))) {
@@ -662,107 +664,151 @@ bool srv6_steer_stale(const char *chain)
 	       access(path, F_OK) == 0;
 }
 
+/* Append to @b the text that makes @s of @family what @cfg wants: the chain
+ * created or flushed and refilled, exactly one jump as the hook's first rule;
+ * or, when @cfg wants nothing there, the jumps and the chain removed.
+ * @v: what is there now. */
+static int spot_text(const struct srv6_steer_cfg *cfg, int family, enum hook_spot s,
+		     const struct raw_view *v, struct sbuf *b)
+{
+	const char *chain = chain_of(cfg), *hook = spot_hook(s);
+	struct sbuf r = { 0 };
+	char *body;
+	int e;
+
+	if (!spot_wanted(cfg, family, s)) {
+		if (!v->chain && !v->jumps)
+			return 0;
+		e = sb_grow_printf(b, "*%s\n", spot_table(s));
+		for (unsigned int i = 0; !e && i < v->jumps; i++)
+			e = sb_grow_printf(b, "-D %s -j %s\n", hook, chain);
+		if (!e && v->chain)
+			e = sb_grow_printf(b, "-F %s\n-X %s\n", chain, chain);
+		return e ? e : sb_grow_printf(b, "COMMIT\n");
+	}
+	/* Declaring an existing user chain in --noflush mode flushes it; -F
+	 * says so explicitly for both backends. */
+	e = sb_grow_printf(b, "*%s\n:%s - [0:0]\n-F %s\n", spot_table(s), chain, chain);
+	/* Exactly one jump, the first rule of the hook (a terminal rule
+	 * before it would bypass srv6d): otherwise all go, one is inserted at
+	 * the top, in the same transaction. */
+	if (!e && (v->jumps != 1 || !v->jump_first)) {
+		for (unsigned int i = 0; !e && i < v->jumps; i++)
+			e = sb_grow_printf(b, "-D %s -j %s\n", hook, chain);
+		if (!e)
+			e = sb_grow_printf(b, "-I %s 1 -j %s\n", hook, chain);
+	}
+	if (e)
+		return e;
+	format_rules(cfg, family, s, &r); /* measure */
+	body = malloc(r.len + 1);
+	if (!body)
+		return -ENOMEM;
+	body[0] = '\0';  /* nothing to format: nothing written */
+	r = (struct sbuf){ .p = body, .len = 0, .cap = r.len + 1 };
+	format_rules(cfg, family, s, &r);
+	e = sb_grow_printf(b, "%sCOMMIT\n", body);
+	free(body);
+	return e;
+}
+
 static int install_family(const struct srv6_steer_cfg *cfg, int family, char *err, size_t errlen)
 {
 	const char *chain = chain_of(cfg);
 	struct sbuf b = { 0 };
 	struct raw_view v;
-	int e;
+	int e = 0;
 
-	e = raw_view(family, chain, &v, err, errlen);
-	if (e < 0)
-		return e;
-	raw_view_free(&v);
-	if (v.foreign[0])
-		return refuse_foreign(chain, &v, err, errlen);
 	b.p = malloc(b.cap = 4096);
 	if (!b.p) {
 		srv6_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	b.p[0] = '\0';
-	/* Declaring an existing user chain in --noflush mode flushes it; -F
-	 * says so explicitly for both backends. */
-	e = sb_grow_printf(&b, "*raw\n:%s - [0:0]\n-F %s\n", chain, chain);
-	/* Exactly one jump, the first rule of raw PREROUTING (a terminal rule
-	 * before it would bypass srv6d): otherwise all go, one is inserted at
-	 * the top, in the same transaction. */
-	if (!e && (v.jumps != 1 || !v.jump_first)) {
-		for (unsigned int i = 0; !e && i < v.jumps; i++)
-			e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
-		if (!e)
-			e = sb_grow_printf(&b, "-I PREROUTING 1 -j %s\n", chain);
-	}
-	if (!e) {
-		struct sbuf r = { 0 };
-		char *body;
-		size_t n;
-
-		format_rules(cfg, family, &r); /* measure */
-		n = r.len + 1;
-		body = malloc(n);
-		if (!body) {
-			e = -ENOMEM;
-		} else {
-			body[0] = '\0';  /* a family without rules formats nothing */
-			r = (struct sbuf){ .p = body, .len = 0, .cap = n };
-			format_rules(cfg, family, &r);
-			e = sb_grow_printf(&b, "%sCOMMIT\n", body);
-			free(body);
+	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
+		e = raw_view(family, s, chain, &v, err, errlen);
+		if (e < 0)
+			goto out;
+		raw_view_free(&v);
+		if (v.foreign[0]) {
+			e = refuse_foreign(chain, &v, err, errlen);
+			goto out;
+		}
+		e = spot_text(cfg, family, s, &v, &b);
+		if (e < 0) {
+			srv6_seterr(err, errlen, "out of memory");
+			goto out;
 		}
 	}
-	if (e < 0) {
-		srv6_seterr(err, errlen, "out of memory");
-		free(b.p);
-		return e;
-	}
-	e = restore(family, b.p, b.len, err, errlen);
-	free(b.p);
+	if (b.len)
+		e = restore(family, b.p, b.len, err, errlen);
 	if (e < 0)
-		return e;
+		goto out;
 	/* Check the result: someone may have inserted a rule meanwhile. */
-	e = raw_view(family, chain, &v, err, errlen);
-	if (e < 0)
-		return e;
-	raw_view_free(&v);
-	if (!v.chain || v.jumps != 1 || !v.jump_first) {
-		srv6_seterr(err, errlen, "steer: the jump to %s is not the first rule of raw "
-			    "PREROUTING after the install", chain);
-		return -EAGAIN;
+	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
+		if (!spot_wanted(cfg, family, s))
+			continue;
+		e = raw_view(family, s, chain, &v, err, errlen);
+		if (e < 0)
+			goto out;
+		raw_view_free(&v);
+		if (!v.chain || v.jumps != 1 || !v.jump_first) {
+			srv6_seterr(err, errlen, "steer: the jump to %s is not the first rule of %s "
+				    "%s after the install", chain, spot_table(s), spot_hook(s));
+			e = -EAGAIN;
+			goto out;
+		}
 	}
-	return 0;
+out:
+	free(b.p);
+	return e;
 }
 
 static int remove_family(int family, const char *chain, char *err, size_t errlen)
 {
+	/* wants nothing anywhere: no policies, no raw chain for IPv4 */
+	struct srv6_steer_cfg none = { .chain = chain };
 	struct sbuf b = { 0 };
 	struct raw_view v;
-	int e;
+	int e = 0;
 
-	e = raw_view(family, chain, &v, err, errlen);
-	if (e < 0)
-		return e;
-	raw_view_free(&v);
-	if (!v.chain && !v.jumps)
-		return 0;
-	if (v.foreign[0])
-		return refuse_foreign(chain, &v, err, errlen);
 	b.p = malloc(b.cap = 512);
 	if (!b.p) {
 		srv6_seterr(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	e = sb_grow_printf(&b, "*raw\n");
-	for (unsigned int i = 0; !e && i < v.jumps; i++)
-		e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
-	if (!e && v.chain)
-		e = sb_grow_printf(&b, "-F %s\n-X %s\n", chain, chain);
-	if (!e)
-		e = sb_grow_printf(&b, "COMMIT\n");
-	if (!e)
+	b.p[0] = '\0';
+	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
+		e = raw_view(family, s, chain, &v, err, errlen);
+		if (e < 0)
+			goto out;
+		raw_view_free(&v);
+		if (v.foreign[0] && (v.chain || v.jumps)) {
+			e = refuse_foreign(chain, &v, err, errlen);
+			goto out;
+		}
+		if (!v.chain && !v.jumps)
+			continue;
+		/* the raw chain of IPv6 goes too: force "not wanted" */
+		if (s == SPOT_RAW && family == AF_INET6) {
+			e = sb_grow_printf(&b, "*raw\n");
+			for (unsigned int i = 0; !e && i < v.jumps; i++)
+				e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
+			if (!e && v.chain)
+				e = sb_grow_printf(&b, "-F %s\n-X %s\n", chain, chain);
+			if (!e)
+				e = sb_grow_printf(&b, "COMMIT\n");
+		} else {
+			e = spot_text(&none, family, s, &v, &b);
+		}
+		if (e < 0) {
+			srv6_seterr(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	if (b.len)
 		e = restore(family, b.p, b.len, err, errlen);
-	else
-		srv6_seterr(err, errlen, "out of memory");
+out:
 	free(b.p);
 	return e;
 }
@@ -822,42 +868,51 @@ static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what
 {
 	const char *chain = chain_of(cfg);
 	const char *fam = family == AF_INET6 ? "IPv6" : "IPv4";
-	struct sbuf want = { 0 };
-	struct raw_view v;
-	int e;
 
-	e = raw_view(family, chain, &v, what, len);
-	if (e < 0)
-		return e;
-	if (!v.chain) {
-		srv6_seterr(what, len, "%s chain %s is gone", fam, chain);
-		e = 1;
-	} else if (!v.jumps) {
-		srv6_seterr(what, len, "%s jump to %s is gone", fam, chain);
-		e = 1;
-	} else if (v.jumps != 1 || !v.jump_first) {
-		srv6_seterr(what, len, "%s jump to %s is not (only) the first rule of raw PREROUTING",
-			    fam, chain);
-		e = 1;
-	} else {
-		format_rules(cfg, family, &want); /* measure (cap 0: nothing written) */
-		want.p = malloc(want.cap = want.len + 1);
-		if (!want.p) {
-			raw_view_free(&v);
-			srv6_seterr(what, len, "out of memory");
-			return -ENOMEM;
-		}
-		want.len = 0;
-		want.p[0] = '\0';
-		format_rules(cfg, family, &want);
-		if (strcmp(want.p, v.rules.p ? v.rules.p : "")) {
-			srv6_seterr(what, len, "%s chain %s does not hold srv6d's rules", fam, chain);
+	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
+		const char *tb = s == SPOT_RAW ? "" : "mangle ";
+		struct sbuf want = { 0 };
+		struct raw_view v;
+		int e;
+
+		if (!spot_wanted(cfg, family, s))
+			continue;
+		e = raw_view(family, s, chain, &v, what, len);
+		if (e < 0)
+			return e;
+		if (!v.chain) {
+			srv6_seterr(what, len, "%s %schain %s is gone", fam, tb, chain);
 			e = 1;
+		} else if (!v.jumps) {
+			srv6_seterr(what, len, "%s %sjump to %s is gone", fam, tb, chain);
+			e = 1;
+		} else if (v.jumps != 1 || !v.jump_first) {
+			srv6_seterr(what, len, "%s jump to %s is not (only) the first rule of %s %s",
+				    fam, chain, spot_table(s), spot_hook(s));
+			e = 1;
+		} else {
+			format_rules(cfg, family, s, &want); /* measure (cap 0: nothing written) */
+			want.p = malloc(want.cap = want.len + 1);
+			if (!want.p) {
+				raw_view_free(&v);
+				srv6_seterr(what, len, "out of memory");
+				return -ENOMEM;
+			}
+			want.len = 0;
+			want.p[0] = '\0';
+			format_rules(cfg, family, s, &want);
+			if (strcmp(want.p, v.rules.p ? v.rules.p : "")) {
+				srv6_seterr(what, len, "%s %schain %s does not hold srv6d's rules", fam,
+					    tb, chain);
+				e = 1;
+			}
+			free(want.p);
 		}
-		free(want.p);
+		raw_view_free(&v);
+		if (e)
+			return e;
 	}
-	raw_view_free(&v);
-	return e;
+	return 0;
 }
 
 int srv6_steer_check(const struct srv6_steer_cfg *cfg, char *what, size_t len)

@@ -102,67 +102,55 @@ static int do_icmp(struct srv6_worker *w, struct srv6_nfq_packet *p, const uint8
 	return verdict_drop(w, p->id);
 }
 
-/* The policies a chain applied so far.  A policy is never applied twice
- * in one chain: its own result matching it again (a `::/0` policy whose
- * first segment falls in ::/0) means the kernel holds a more specific route
- * for that segment (the underlay), which srv6d cannot see, or a loop the
- * kernel would drop; either way the result leaves by the kernel's routes. */
-struct chain_seen {
-	const struct srv6_policy_entry *pol[SRV6_CHAIN_MAX + 1];
-	unsigned int n;
-};
-
-static bool seen_has(const struct chain_seen *cs, const struct srv6_policy_entry *pe)
+/* Whether a chain step would run on an IPv6 packet to @da: a local SID.
+ * A policy never runs as a chain step inside srv6d: policies are kernel
+ * routes, so a result whose destination one of them covers re-enters the
+ * routing decision and reaches srv6d's device (and its POSTROUTING queue)
+ * only when that policy wins longest-prefix match, as with the kernel's
+ * seg6 routes. */
+static bool step_matches(struct srv6_worker *w, const struct in6_addr *da)
 {
-	for (unsigned int i = 0; i < cs->n; i++)
-		if (cs->pol[i] == pe)
-			return true;
-	return false;
+	return srv6_sid_lookup(w->cache, da, true) != NULL;
 }
 
-static void seen_add(struct chain_seen *cs, const struct srv6_policy_entry *pe)
-{
-	if (cs->n < SRV6_CHAIN_MAX + 1)
-		cs->pol[cs->n++] = pe;
-}
-
-/* Whether a chain step would run on an IPv6 packet to @da. */
-static bool step_matches(struct srv6_worker *w, const struct in6_addr *da,
-			 const struct chain_seen *cs)
-{
-	const struct srv6_policy_entry *pe;
-
-	if (srv6_sid_lookup(w->cache, da, true))
-		return true;
-	pe = srv6_policy_lookup(w->cache, AF_INET6, da, true);
-	return pe && !seen_has(cs, pe);
-}
-
-/* One step of a chain: the SID or policy matching the IPv6 packet at @pkt,
- * run on it.  Returns false (nothing done) when neither matches, or when the
- * policy that matches was applied earlier in this chain (@cs). */
+/* One step of a chain: the SID matching the IPv6 packet at @pkt, run on it.
+ * Returns false (nothing done) when none matches. */
 static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_result *res,
-		     struct srv6_counters **cnt, int indev, struct chain_seen *cs)
+		     struct srv6_counters **cnt, int indev)
 {
 	const struct srv6_sid_entry *e;
-	const struct srv6_policy_entry *pe;
 	struct in6_addr da;
 
 	memcpy(&da, pkt->data + 24, sizeof(da));
 	e = srv6_sid_lookup(w->cache, &da, true);
-	if (e) {
-		*cnt = srv6_counters_slot(w->cache, w->idx, false, e->id);
-		srv6_sid_process_in(&e->cfg, indev, pkt, res);
-		return true;
-	}
-	pe = srv6_policy_lookup(w->cache, AF_INET6, &da, true);
-	if (pe && !seen_has(cs, pe)) {
-		seen_add(cs, pe);
-		*cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
-		srv6_headend_apply(&pe->pol, IPPROTO_IPV6, pkt, res);
-		return true;
-	}
-	return false;
+	if (!e)
+		return false;
+	*cnt = srv6_counters_slot(w->cache, w->idx, false, e->id);
+	srv6_sid_process_in(&e->cfg, indev, pkt, res);
+	return true;
+}
+
+/* IPv4 TTL + 1, the header checksum updated as ip_decrease_ttl() updates
+ * it, the other way (RFC 1624). */
+static void ttl_inc(uint8_t *ip)
+{
+	uint32_t c = (uint32_t)(ip[10] << 8 | ip[11]);
+
+	ip[8]++;
+	c += 0xfeff;                 /* - 0x0100 in one's complement */
+	c = (c & 0xffff) + (c >> 16);
+	ip[10] = (uint8_t)(c >> 8);
+	ip[11] = (uint8_t)c;
+}
+
+/* One hop limit (IPv6) or TTL (IPv4, checksum kept right) back on the
+ * packet at @ip; 255 stays. */
+static void hop_inc(uint8_t *ip, size_t len)
+{
+	if (len >= 40 && (ip[0] >> 4) == 6 && ip[7] < 255)
+		ip[7]++;
+	else if (len >= 20 && (ip[0] >> 4) == 4 && ip[8] < 255)
+		ttl_inc(ip);
 }
 
 static void cnt_ok(struct srv6_counters *cnt, uint64_t bytes)
@@ -300,7 +288,7 @@ static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int 
 	uint32_t mark = result_mark(w, p, res);
 	size_t seglen[SEG_MAX], hl, room;
 	struct srv6_l4info li;
-	unsigned int nsegs;
+	unsigned int nsegs, mtu;
 	int n, r;
 
 	if (srv6_l4_parse(pkt->data, pkt->len, &li) < 0 ||
@@ -316,6 +304,14 @@ static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int 
 		return inject(w, p, family, pkt, res, cnt, bytes);
 	}
 	hl = (size_t)li.l4_off + li.l4_hlen;
+	/* A result with more headers than the input (an encapsulation, an
+	 * inserted SRH) gets smaller segments, so that they still fit the
+	 * smallest link MTU. */
+	mtu = links_min_mtu(w);
+	if (mtu > hl && mtu - hl < mss)
+		mss = mtu - hl;
+	if (mss < MSS_MIN)
+		return gso_drop(w, p, cnt);
 	if (li.nip == 1) {
 		uint8_t *th = pkt->data + li.l4_off;
 		uint16_t ps = srv6_l4_pseudo(pkt->data, &li, pkt->len - li.l4_off);
@@ -391,7 +387,9 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	struct srv6_pkt pkt;
 	uint64_t bytes = p->orig_len;   /* what the current step received */
 	int hook_family;
-	struct chain_seen seen = { .n = 0 };
+	/* a policy packet: the FIB routed it to srv6d's device, the queue
+	 * took it at mangle POSTROUTING */
+	bool post = w->pol_ifindex && p->outdev == w->pol_ifindex;
 	/* conf gso: this packet's checksum is partial (and it may be GSO) */
 	bool partial = w->gso && (p->skbinfo & (NFQA_SKB_GSO | NFQA_SKB_CSUMNOTREADY));
 	size_t mss = 0;
@@ -418,33 +416,43 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		return verdict_drop(w, p->id);
 	}
 
-	if (p->hw_proto == ETH_P_IPV6) {
+	if (post && (p->hw_proto == ETH_P_IPV6 || p->hw_proto == ETH_P_IP)) {
+		const struct srv6_policy_entry *pe;
+		bool v6 = p->hw_proto == ETH_P_IPV6;
+		uint8_t da[16];
+
+		hook_family = v6 ? AF_INET6 : AF_INET;
+		if (p->len < (v6 ? 40u : 20u) || (p->data[0] >> 4) != (v6 ? 6 : 4)) {
+			W_INC(w, malformed);
+			return verdict_drop(w, p->id);
+		}
+		memcpy(da, p->data + (v6 ? 24 : 16), v6 ? 16 : 4);
+		pe = srv6_policy_lookup(w->cache, hook_family, da, true);
+		if (!pe) {
+			/* a route through the device srv6d no longer has a
+			 * policy for (a reload in between): the device would
+			 * drop it anyway */
+			W_INC(w, miss);
+			return verdict_drop(w, p->id);
+		}
+		/* The kernel encapsulates a forwarded packet before
+		 * ip6_forward()/ip_forward() decrements it: the inner packet
+		 * keeps its hop limit / TTL.  Here the forward has run:
+		 * give it back (forwarded packets have an input device). */
+		if (p->indev)
+			hop_inc(pkt.data, pkt.len);
+		cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
+		srv6_headend_apply(&pe->pol, v6 ? IPPROTO_IPV6 : IPPROTO_IPIP, &pkt, &res);
+	} else if (p->hw_proto == ETH_P_IPV6) {
 		hook_family = AF_INET6;
 		if (p->len < 40 || (p->data[0] >> 4) != 6) {
 			W_INC(w, malformed);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &res, &cnt, (int)p->indev, &seen)) {
+		if (!run_step(w, &pkt, &res, &cnt, (int)p->indev)) {
 			W_INC(w, miss);
 			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
 		}
-	} else if (p->hw_proto == ETH_P_IP) {
-		const struct srv6_policy_entry *pe;
-		struct in_addr da;
-
-		hook_family = AF_INET;
-		if (p->len < 20 || (p->data[0] >> 4) != 4) {
-			W_INC(w, malformed);
-			return verdict_drop(w, p->id);
-		}
-		memcpy(&da, p->data + 16, sizeof(da));
-		pe = srv6_policy_lookup(w->cache, AF_INET, &da, true);
-		if (!pe) {
-			W_INC(w, miss);
-			return srv6_nfq_verdict(w->nfq, p->id, NF_ACCEPT, false, 0, NULL, 0);
-		}
-		cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
-		srv6_headend_apply(&pe->pol, IPPROTO_IPIP, &pkt, &res);
 	} else {
 		/* Not something srv6d's rules steer: leave it alone. */
 		W_INC(w, miss);
@@ -468,12 +476,12 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			struct in6_addr da;
 
 			memcpy(&da, pkt.data + 24, sizeof(da));
-			if (!step_matches(w, &da, &seen))
+			if (!step_matches(w, &da))
 				break;
 			cnt_error(cnt, SRV6_DROP_LOOP);
 			return verdict_drop(w, p->id);
 		}
-		if (!run_step(w, &pkt, &nres, &next, (int)p->indev, &seen))
+		if (!run_step(w, &pkt, &nres, &next, (int)p->indev))
 			break;
 		/* The step before handed the packet on successfully. */
 		cnt_ok(cnt, bytes);
@@ -489,15 +497,26 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	switch (res.verdict) {
 	case SRV6_V_FORWARD6:
 	case SRV6_V_FORWARD4:
-		if (partial)
-			return inject_partial(w, p, res.verdict == SRV6_V_FORWARD6 ? AF_INET6 : AF_INET,
-					      &pkt, &res, cnt, bytes, mss);
-		if (pkt.len > 0xffffu - 4) {
+		/* (a GSO result may be longer: segmented or injected whole) */
+		if (!partial && pkt.len > 0xffffu - 4) {
 			W_INC(w, too_big);
 			cnt_error(cnt, SRV6_DROP_NO_ROOM);
 			return verdict_drop(w, p->id);
 		}
-		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6) {
+		if (post && !p->indev) {
+			/* Locally originated: the kernel's seg6_output()
+			 * sends the result without a decrement; the injected
+			 * one is forwarded once (docs/NETFILTER-ROUTING.md:
+			 * at 255 it leaves with 254). */
+			hop_inc(pkt.data, pkt.len);
+		}
+		if (partial)
+			return inject_partial(w, p, res.verdict == SRV6_V_FORWARD6 ? AF_INET6 : AF_INET,
+					      &pkt, &res, cnt, bytes, mss);
+		/* A policy packet's route is chosen (srv6d's device): a
+		 * verdict cannot reroute it, the result is injected. */
+		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6 &&
+		    !post) {
 			cnt_ok(cnt, bytes);
 			W_INC(w, accepted);
 			uint32_t mark = result_mark(w, p, &res);

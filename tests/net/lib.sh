@@ -187,7 +187,9 @@ srv6d_alive() { [ -n "$SRV6D_PID" ] && kill -0 "$SRV6D_PID" 2>/dev/null; }
 srv6d_ready() {
 	srv6d_alive || return 2
 	if ! grep -Eq '^[[:space:]]*steer[[:space:]]+none' "$SRV6D_CONF"; then
-		in_rtr ip6tables -t raw -S 2>/dev/null | grep -q NFQUEUE || return 1
+		# SIDs at raw PREROUTING, policies at mangle POSTROUTING
+		{ in_rtr ip6tables -t raw -S; in_rtr ip6tables -t mangle -S; } 2>/dev/null |
+			grep -q NFQUEUE || return 1
 	fi
 	in_rtr cat /proc/net/netfilter/nfnetlink_queue 2>/dev/null | grep -q . || return 1
 	# rules a crashed run left look ready too: srv6d says when it is up
@@ -259,6 +261,64 @@ queue_ids() { awk '$1 == "queue" {print $2}' "$SRV6D_STATS" 2>/dev/null; }
 queue_total() { in_rtr awk '{s += $3} END {print s + 0}' /proc/net/netfilter/nfnetlink_queue; }
 
 # ---- cleanup --------------------------------------------------------------
+# rules_crossed MARK ROUTED [OURS]: walk an `ip rule show` listing on stdin as
+# fib_rules_lookup() does for a lookup with fwmark MARK, and print how many
+# rules matching the regex OURS (srv6d's: default "fwmark 0x6d") it evaluates.
+# A rule matches on its fwmark selector only (every rule is "from all"); "not"
+# inverts; a matching "goto P" continues at the first rule of preference P
+# (an unresolved goto is skipped); "lookup T" ends the walk when T is in the
+# space-separated list ROUTED (the tables that route the destination: "main"
+# for a forwarded packet main routes, "" for one no table routes);
+# unreachable/blackhole/prohibit end it.
+rules_crossed() {
+	awk -v mark="$1" -v routed=" $2 " -v ours="${3:-fwmark 0x6d}" '
+	function hex(s,   v, i, c) {
+		s = tolower(s); sub(/^0x/, "", s); v = 0
+		for (i = 1; i <= length(s); i++) {
+			c = index("0123456789abcdef", substr(s, i, 1)) - 1
+			v = v * 16 + c
+		}
+		return v
+	}
+	function band(a, b,   r, p) {
+		r = 0; p = 1
+		while (a > 0 && b > 0) {
+			if (a % 2 == 1 && b % 2 == 1) r += p
+			a = int(a / 2); b = int(b / 2); p *= 2
+		}
+		return r
+	}
+	{ sub(/:/, "", $1); pref[NR] = $1 + 0; line[NR] = $0 }
+	END {
+		m = hex(mark); n = 0; i = 1
+		while (i <= NR) {
+			l = line[i]
+			if (l ~ ours) n++
+			hit = 1
+			if (match(l, /fwmark [0-9a-fx]+(\/[0-9a-fx]+)?/)) {
+				split(substr(l, RSTART + 7, RLENGTH - 7), fm, "/")
+				msk = (2 in fm) ? hex(fm[2]) : 4294967295
+				hit = band(m, msk) == hex(fm[1])
+			}
+			if (l ~ /^[0-9]+[ \t]+not /) hit = !hit
+			if (!hit) { i++; continue }
+			if (match(l, /goto [0-9]+/)) {
+				t = substr(l, RSTART + 5, RLENGTH - 5) + 0
+				for (j = i + 1; j <= NR && pref[j] != t; j++) ;
+				i = (j <= NR) ? j : i + 1
+				continue
+			}
+			if (l ~ /(unreachable|blackhole|prohibit)/) break
+			if (match(l, /lookup [^ \t]+/)) {
+				t = substr(l, RSTART + 7, RLENGTH - 7)
+				if (index(routed, " " t " ")) break
+			}
+			i++
+		}
+		print n
+	}'
+}
+
 cleanup() {
 	[ -n "${STREAM_PID:-}" ] && kill "$STREAM_PID" 2>/dev/null
 	if [ -n "$SRV6D_PID" ]; then kill -TERM "$SRV6D_PID" 2>/dev/null

@@ -29,6 +29,9 @@ briefly at the end so that duplicates are seen too.
       unchanged (DA still SID), D arrived more than once (either way).
       --sources K cycles the outer source over 2001:db8:1::1..K (the NFQUEUE
       --queue-balance hash covers addresses only, so one pair is one queue)
+      --flows K cycles the inner source over 2001:db8:1::1..K instead (one
+      outer pair, K flows: the kernel's flow hash, RPS, sees them) and adds
+      "reordered R": packets that arrived behind a later one of their flow
 common: --src-ns NS [--src-if IF] --dmac MAC --cap-ns NS [--cap-if IF]
         [--timeout S] [--linger S]
 """
@@ -361,12 +364,18 @@ def cmd_stream(a):
     k = tmpl.find(marker) + len(marker)
     # outer source 2001:db8:1::<1..K>: bytes 22-23 of the IPv6 header
     srcs = [struct.pack("!H", i + 1) for i in range(max(1, a.sources))]
+    # inner source 2001:db8:1::<1..F>: the last 2 bytes of the inner header's
+    # source (the inner header follows the SRH)
+    isrc = tmpl.find(socket.inet_pton(socket.AF_INET6, SRC), 24) + 14
+    flows = max(1, a.flows)
+    last = {}
+    reordered = 0
     aa1 = socket.inet_pton(socket.AF_INET6, "2001:db8:aa::1")
     sid = socket.inet_pton(socket.AF_INET6, a.dst)
     seen, unproc, dups = set(), set(), 0
 
     def drain():
-        nonlocal dups
+        nonlocal dups, reordered
         while True:
             p = recv_ipv6(cap)
             if p is None:
@@ -377,12 +386,17 @@ def cmd_stream(a):
             seq = int(p[j + len(marker):j + len(marker) + 8])
             if seq in seen or seq in unproc:
                 dups += 1
+            elif last.get(seq % flows, -1) > seq:
+                reordered += 1
+            last[seq % flows] = max(last.get(seq % flows, -1), seq)
             (seen if p[24:40] == aa1 else unproc).add(seq)
 
     gap = 1.0 / a.rate
     t0 = time.monotonic()
     for n in range(a.count):
         p = tmpl[:22] + srcs[n % len(srcs)] + tmpl[24:k] + b"%08d" % n + tmpl[k + 8:]
+        if flows > 1:
+            p = p[:isrc] + struct.pack("!H", n % flows + 1) + p[isrc + 2:]
         tx.send(eth + p)
         if a.mark_at is not None and n + 1 == int(a.mark_at[0]):
             open(a.mark_at[1], "w").close()
@@ -397,7 +411,8 @@ def cmd_stream(a):
     time.sleep(a.linger)
     drain()
     print("sent %d received %d dups %d capdrops %d unprocessed %d" %
-          (a.count, len(seen), dups, capdrops(cap), len(unproc)))
+          (a.count, len(seen), dups, capdrops(cap), len(unproc))
+          + (" reordered %d" % reordered if flows > 1 else ""))
     return 0
 
 
@@ -427,6 +442,7 @@ def main():
     st.add_argument("--rate", type=float, default=1000)
     st.add_argument("--mark-at", nargs=2, metavar=("K", "FILE"))
     st.add_argument("--sources", type=int, default=1)
+    st.add_argument("--flows", type=int, default=1)
     a = ap.parse_args()
 
     if a.cmd == "list":

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_capture.sh - what srv6d's steering may capture (issue 8, item 2, its
-# safety part): a policy never takes the router's own addresses, link-local
-# or multicast destinations (ND, MLD); SID prefixes that hold the router's
-# addresses, or are over-broad, are refused.
+# safety part): a policy is a kernel route, so it never takes the router's
+# own addresses, link-local or multicast destinations (ND, MLD), and a more
+# specific route wins over it (test_lpm.sh compares with the kernel); SID
+# prefixes that hold the router's addresses, or are over-broad, are refused.
 #
 #   +---------------+      +--------------------------------------------+      +---------------+
 #   | src           |      | rtr                                        |      | dst           |
@@ -70,17 +71,26 @@ if srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log"; then
 	n=$(pings $RTR_ADDR_SRC)
 	st=$(ip -n "$NS_SRC" neigh show $RTR_ADDR_SRC dev eth0)
 	check "route ::/0: ND to rtr works (${n:-0} of 2; neighbour: $st)" test "${n:-0}" -eq 2
-	# the result (outer DA aa::1, inside ::/0 too) is not encapsulated a
-	# second time: the kernel's more specific 2001:db8::/32 carries it
+	# transit to 2001:db8:99::: the kernel's more specific 2001:db8::/32
+	# carries it in clear, as it would beside a kernel ::/0 seg6 route
+	out=$(pkt_to_dst send --case policy-encap | awk '$1 == "RX" {print substr($4, 49, 32)}')
+	n=$(grep -c '^20010db800990000000000000000000[12]$' <<<"$out")
+	check "route ::/0: transit to 2001:db8:99:: takes the more specific 2001:db8::/32 in clear ($n of 2)" \
+		test "$n" -eq 2
+	# without it, ::/0 wins; the result (outer DA aa::1, inside ::/0 too)
+	# is not encapsulated a second time: its underlay route is more specific
+	ip -n "$NS_RTR" -6 route del 2001:db8::/32
+	ip -n "$NS_RTR" -6 route add 2001:db8:aa::/48 via $DST_ADDR dev "$RTR_IF_DST"
 	out=$(pkt_to_dst send --case policy-encap | awk '$1 == "RX" {print substr($4, 49, 32)}')
 	n=$(grep -c '^20010db800aa00000000000000000001$' <<<"$out")
-	check "route ::/0: transit traffic is encapsulated once, toward aa::1 ($n of 2)" test "$n" -eq 2
+	check "route ::/0 wins: transit traffic is encapsulated once, toward aa::1 ($n of 2)" test "$n" -eq 2
 	srv6d_stats
 	n=$(counter ::/0 packets); e=$(counter ::/0 errors)
 	check "route ::/0: ... counted once each ($n packets, $e errors)" test "$n" -eq 2 -a "$e" -eq 0
-	in_rtr ip6tables -t raw -S SRV6D >"$TMPD/rules"
-	check "route ::/0: fe80::/10 and ff00::/8 are excluded in front of the policy" \
-		grep -q -- '-d fe80::/10 -j RETURN' "$TMPD/rules"
+	check "route ::/0: no policy rule at raw PREROUTING (the FIB decides)" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q -- '-d ::/0'"
+	ip -n "$NS_RTR" -6 route del 2001:db8:aa::/48
+	ip -n "$NS_RTR" -6 route add 2001:db8::/32 via $DST_ADDR dev "$RTR_IF_DST"
 	srv6d_stop
 else
 	fail "srv6d starts with route ::/0"

@@ -23,7 +23,10 @@
 # 2. srv6d killed, a stream of End packets running meanwhile: the policy and
 #    SID packets sent after the kill reach dst neither in clear nor at all;
 # 3. the blackholes are in the kernel, and a kernel route for the same prefix
-#    at a better metric (an equivalent seg6 route) still carries the traffic.
+#    at a better metric (an equivalent seg6 route) still carries the traffic;
+# 4. the policy is a route through srv6d0 (docs/NETFILTER-ROUTING.md): after
+#    kill -9 the device stays and drops what the route sends it; after a
+#    clean stop the device and the route are gone, the blackhole is left.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -82,7 +85,10 @@ unproc=$(awk '{for (i = 1; i < NF; i++) if ($i == "unprocessed") print $(i + 1)}
 check "End stream across kill -9: no SID packet routed on unprocessed (${unproc:-?}; $(cat "$TMPD/stream"))" \
 	test "${unproc:-1}" -eq 0
 check "the bypass is on: the queue is gone, the steering rules stay" \
-	in_rtr ip6tables -t raw -C SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-num 0 --queue-bypass
+	in_rtr ip6tables -t mangle -C SRV6D -o srv6d0 -j NFQUEUE --queue-num 0 --queue-bypass
+r=$(ip -n "$NS_RTR" -6 route show 2001:db8:99::/64 dev srv6d0)
+check "the policy's route through srv6d0 stays (the device drops what it sends there: $r)" \
+	test -n "$r"
 out=$(rx policy-encap)
 check "srv6d dead: no policy packet reaches the underlay in clear ($(echo $out))" \
 	test -z "$(grep '^2001:db8:99::' <<<"$out")"
@@ -97,4 +103,23 @@ out=$(rx policy-encap)
 n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
 check "srv6d dead, a kernel seg6 route for the prefix: it carries the policy ($n of 2)" \
 	test "$n" -eq 2
+ip -n "$NS_RTR" -6 route del 2001:db8:99::/64 metric 100
+
+# a clean stop: the device goes, and the policy's route with it; the
+# blackhole is what is left for the prefix
+if srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d2.log"; then
+	out=$(rx policy-encap)
+	n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
+	check "srv6d restarted over the dead one's device: policy encapsulated again ($n of 2)" \
+		test "$n" -eq 2
+	srv6d_stop
+	r=$(ip -n "$NS_RTR" -6 route show 2001:db8:99::/64)
+	check "srv6d stopped: only the blackhole is left for the policy ($(echo $r))" \
+		bash -c '[[ "$1" == blackhole* ]] && [ "$(grep -c . <<<"$1")" -eq 1 ]' _ "$r"
+	out=$(rx policy-encap)
+	check "srv6d stopped: no policy packet in clear ($(echo $out))" \
+		test -z "$(grep '^2001:db8:99::' <<<"$out")"
+else
+	fail "srv6d restarts"
+fi
 summary

@@ -6,7 +6,7 @@
 #   +-------------+        +---------------------------------------------+        +-----+
 #   | src         |        | rtr  srv6d A: queue 0, chain SRV6D,         |        | dst |
 #   |        eth0 +--------+ eth0   marks 0x6d.., tables 4200000001.., eth1 +--------+     |
-#   |             |        |        rule pref 1000/1001                  |        |     |
+#   |             |        |        rule pref 40000/40001                |        |     |
 #   +-------------+        |      srv6d B: queue 1, then with its own    |        +-----+
 #                          |        chain, marks, tables and prefs       |
 #                          +---------------------------------------------+
@@ -58,7 +58,7 @@ if ! srv6d_start "$TMPD/a.conf" "$TMPD/a.stats" "$TMPD/a.log"; then
 	fail "instance A" "srv6d did not start"; summary; exit
 fi
 before=$(state)
-check "A: one context rule at pref 1000" bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark 0x6d000001'"
+check "A: one context rule at pref 40000" bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^40000:.*fwmark 0x6d000001'"
 
 # ---- B with A's resources ----------------------------------------------------
 ip netns exec "$NS_RTR" "$SRV6D" -f -c "$TMPD/b-clash.conf" >"$TMPD/b-clash.log" 2>&1 &

@@ -168,21 +168,31 @@ nh_cmd sync "End" "End.X nh6 2001:db8:2::2 oif eth1" "End.X nh6 fe80::2 oif eth1
 	"End.DX4 nh4 10.9.0.2" "End.DT46 table 200" "End.B6" end
 if [ "$REPLY_LINE" = ok ]; then ok "sync of 9 SIDs"; else fail "sync of 9 SIDs" "$REPLY_LINE"; fi
 check "with contexts: the IPv6 catch-all (unreachable) rule for the mark range" \
-	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^40001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
 check "with contexts: the IPv4 catch-all (unreachable) rule for the mark range" \
-	bash -c "ip netns exec $NS_RTR ip -4 rule show | grep -q '^1001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
+	bash -c "ip netns exec $NS_RTR ip -4 rule show | grep -q '^40001:.*fwmark 0x6d000000/0xffff0000 unreachable'"
 # table isolation: the gate before the host's one local rule, resolved (a
-# context rule exists at 1000), and the local rule still proto kernel
+# context rule exists at 40000), and the local rule still proto kernel
 for fam in 6 4; do
-	check "IPv$fam: the isolation gate (pref 0, goto 1000, resolved) comes before the one local rule" \
+	check "IPv$fam: the isolation gate (pref 0, goto 40000, resolved) comes before the one local rule" \
 		bash -c "ip netns exec $NS_RTR ip -$fam rule show | head -2 | tr -s '\t ' ' ' | tr '\n' '|' |
-			 grep -qx '0: from all fwmark 0x6d000000/0xffff0000 goto 1000|0: from all lookup local|' &&
+			 grep -qx '0: from all fwmark 0x6d000000/0xffff0000 goto 40000|0: from all lookup local|' &&
 			 [ \$(ip netns exec $NS_RTR ip -$fam rule show | grep -c 'lookup local') -eq 1 ]"
 	check "IPv$fam: the re-added local rule is proto kernel" \
 		bash -c "ip netns exec $NS_RTR ip -d -$fam rule show | grep 'lookup local' | grep -q 'proto kernel'"
 done
-check "with contexts: the gate in front of them (unmarked lookups skip to 1001)" \
-	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -m1 '^1000:' | grep -q 'not from all fwmark 0x6d000000/0xffff0000 goto 1001'"
+check "with contexts: the gate in front of them (unmarked lookups skip to 40001)" \
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -m1 '^40000:' | grep -q 'not from all fwmark 0x6d000000/0xffff0000 goto 40001'"
+# srv6d's presence costs an unmarked lookup one rule (issue 14): the
+# contexts and the catch-all come after the host's main and default rules
+for fam in 6 4; do
+	c1=$(rtr ip -$fam rule show | rules_crossed 0 main)
+	c0=$(rtr ip -$fam rule show | rules_crossed 0 "")
+	check "IPv$fam: an unmarked lookup main routes crosses 1 srv6d rule ($c1), one no table routes 3 ($c0)" \
+		test "$c1" -eq 1 -a "$c0" -eq 3
+	check "IPv$fam: srv6d's rules other than the isolation gate come after main and default" \
+		bash -c "ip netns exec $NS_RTR ip -$fam rule show | awk '/0x6d/ && \$1 + 0 > 0 && \$1 + 0 < 32768 { bad = 1 } END { exit bad }'"
+done
 M_X=${MARKS[1]:-} M_LL=${MARKS[2]:-} M_T=${MARKS[4]:-} M_DX4=${MARKS[6]:-} M_DT46=${MARKS[7]:-}
 check "End, End.DX6 nh6 ::, End.B6 get mark 0" \
 	test "${MARKS[0]:-}/${MARKS[5]:-}/${MARKS[8]:-}" = "0x0/0x0/0x0"
@@ -198,7 +208,7 @@ tll=$(rules6 | awk -v m="$M_LL" '$0 ~ "fwmark " m " lookup" {print $NF}')
 check "End.X link-local: default via fe80::2 dev eth1 onlink" \
 	bash -c "ip netns exec $NS_RTR ip -6 route show table '$tll' | grep -q '^default via fe80::2 dev eth1 .*onlink'"
 check "End.T table 100: fwmark rule $M_T lookup 100" \
-	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark $M_T lookup 100'"
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^40000:.*fwmark $M_T lookup 100'"
 check "End.DX4: IPv4 rule and 0.0.0.0/0 via 10.9.0.2" \
 	bash -c "t=\$(ip netns exec $NS_RTR ip -4 rule show | awk '/fwmark $M_DX4 lookup/ {print \$NF}');
 		 [ -n \"\$t\" ] && ip netns exec $NS_RTR ip -4 route show table \$t | grep -q '^default via 10.9.0.2'"
@@ -309,16 +319,51 @@ nh_wait_exit
 check "a crashed instance leaves its rules and routes (3 ctx, gates, catch-alls)" \
 	test "$(ours6)" -eq 5 -a "$(ours4)" -eq 4 -a "$(our_routes)" -eq 2
 # a foreign rule at the same priority without our mark must survive
-rtr ip -6 rule add pref 1000 fwmark 0x10 lookup 100
+rtr ip -6 rule add pref 40000 fwmark 0x10 lookup 100
 nh_start || fail "re-open after crash"
 check "open after a crash removes the stale rules (gates and catch-alls too)" \
 	test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
 check "open after a crash removes the stale adjacency routes" test "$(our_routes)" -eq 0
-check "open after a crash keeps a foreign pref 1000 rule" \
-	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark 0x10 lookup 100'"
+check "open after a crash keeps a foreign pref 40000 rule" \
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^40000:.*fwmark 0x10 lookup 100'"
+# (srv6d refuses to install behind it, see below)
+rtr ip -6 rule del pref 40000 fwmark 0x10 lookup 100
 nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" end
 send_marked "${MARKS[0]:-0x0}"
 check "after recovery End.X works again (nh1 $AT1, nh2 $AT2)" test "$QN" -ge 5 -a "$AT1" -ge 5 -a "$AT2" -eq 0
+nh_cmd close
+nh_wait_exit
+
+# a crash of an srv6d with the old layout (rule-pref 1000, the default
+# before the contexts moved behind main): its gate at 0 would send our marks
+# to its stale contexts.  Rules carrying our marks go, whatever their
+# preference; a foreign rule at 1000 stays.
+for fam in 6 4; do
+	rtr ip -$fam rule add pref 1001 fwmark 0x6d000000/0xffff0000 unreachable
+	rtr ip -$fam rule add pref 1000 not fwmark 0x6d000000/0xffff0000 goto 1001
+	rtr ip -$fam rule add pref 1000 fwmark 0x6d000001 lookup 4200000001
+	rtr ip -$fam rule add pref 0 fwmark 0x6d000000/0xffff0000 goto 1000
+done
+rtr ip -6 rule add pref 1000 fwmark 0x10 lookup 100
+nh_start || fail "open with an old layout's rules"
+check "open removes a crashed old-layout srv6d's rules (pref 0/1000/1001, both families)" \
+	test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
+check "... and keeps a foreign pref 1000 rule" \
+	bash -c "ip netns exec $NS_RTR ip -6 rule show | grep -q '^1000:.*fwmark 0x10 lookup 100'"
+nh_cmd close
+nh_wait_exit
+
+# a foreign rule at srv6d's preference: the isolation gate's goto lands on
+# the first rule of 40000, so srv6d's results would meet it first
+rtr ip -6 rule add pref 40000 lookup 100
+nh_start || fail "open with a foreign rule at 40000"
+nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" end
+check "a foreign rule at rule-pref is refused, naming the preference ($REPLY_LINE)" \
+	test "$REPLY_LINE" = "err IPv6 rule preference 40000 holds a rule that is not srv6d's: srv6d's results would reach it (choose another rule-pref, or move it)"
+check "... and srv6d installed no rule" test "$(ours6)" -eq 0 -a "$(ours4)" -eq 0
+rtr ip -6 rule del pref 40000 lookup 100
+nh_cmd sync "End.X nh6 2001:db8:2::2 oif eth1" end
+check "... without it the sync succeeds ($REPLY_LINE)" test "$REPLY_LINE" = ok
 nh_cmd close
 nh_wait_exit
 
@@ -339,7 +384,7 @@ rtr ip -6 route add 2001:db8:77::1 encap seg6local action End dev eth1
 rtr ip -6 route add 2001:db8:77::2 encap seg6local action End dev eth1 table 4200000005
 # stale state of a crashed srv6d: an adjacency route, a fail-open blackhole
 rtr ip -6 route add default via 2001:db8:2::2 dev eth1 table 4200000099 proto static
-rtr ip -6 route add blackhole 2001:db8:ff::9 proto 109 metric $((0xffff0000 + 1000))
+rtr ip -6 route add blackhole 2001:db8:ff::9 proto 109 metric $((0xffff0000 + 40000))  # + the default rule-pref
 seg6l() { { rtr ip -6 route show; rtr ip -6 route show table 4200000005; } | grep -c 'seg6local action End'; }
 check "setup: two kernel seg6local routes" test "$(seg6l)" -eq 2
 cat >"$TMPD/d.conf" <<EOC

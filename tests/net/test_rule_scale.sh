@@ -4,14 +4,16 @@
 # test_rule_scale.sh - issue 9.7: srv6d's policy rules do not tax the host's
 # other route lookups.  10,000 End.X SIDs, each with its own next hop, give
 # 10,000 next-hop contexts (one fwmark rule and one adjacency table each);
-# a lookup without one of srv6d's marks must cross at most the gate and the
-# blackhole rule, not the 10,000 context rules.  Load time, srv6d's memory and
+# a lookup without one of srv6d's marks that a host table routes must cross
+# one srv6d rule (the isolation gate at pref 0), and one that no table routes
+# three (the gate at 40000 skips the 10,000 context rules).  Load time, srv6d's memory and
 # the rule counts are printed (no timing thresholds).
 #
 #   +-------------+        +--------------------------------------------+        +-----+
 #   | src         |        | rtr  srv6d (steer none): sid ff::N End.X   |        | dst |
 #   |        eth0 +--------+ eth0   nh6 2001:db8:2::1:N, N = 1..10000   eth1 +--------+     |
-#   +-------------+        | ip -6 rule: 1000 gate, 1000 x 10000, 1001   |        +-----+
+#   +-------------+        | ip -6 rule: 0 gate, 0 local, 32766 main,    |        +-----+
+#                          |  40000 gate, 40000 x 10000, 40001 catch-all |
 #                          +--------------------------------------------+
 set -u
 # shellcheck source=lib.sh
@@ -32,29 +34,6 @@ conf=$TMPD/srv6d.conf
 	done
 } >"$conf"
 
-# srv6d_rules_crossed: the srv6d rules (the isolation gate at pref 0, pref
-# 1000/1001) an IPv6 lookup with mark 0 evaluates, walking `ip -6 rule show`
-# as fib_rules_lookup() does: a matching "goto P" continues at the first rule
-# of preference P.
-srv6d_rules_crossed() {
-	in_rtr ip -6 rule show | awk '
-		{ pref[NR] = $1 + 0; line[NR] = $0 }
-		END {
-			n = 0; i = 1
-			while (i <= NR) {
-				if (pref[i] == 1000 || pref[i] == 1001 || line[i] ~ /^0:.*fwmark 0x6d000000\/0xffff0000 goto/) n++
-				if (line[i] ~ /not from all fwmark 0x6d000000\/0xffff0000 goto/) {
-					t = $0; split(line[i], w, "goto "); tgt = w[2] + 0
-					for (j = i + 1; j <= NR && pref[j] != tgt; j++) ;
-					i = j; continue
-				}
-				if (line[i] ~ /lookup main/) break
-				i++
-			}
-			print n
-		}'
-}
-
 t0=$(date +%s%N)
 ip netns exec "$NS_RTR" "$SRV6D" -f -c "$conf" >"$TMPD/srv6d.log" 2>&1 &
 SRV6D_PID=$!
@@ -64,13 +43,28 @@ fi
 t1=$(date +%s%N)
 rss=$(awk '/^VmRSS/ {print $2 " " $3}' "/proc/$SRV6D_PID/status")
 rules=$(in_rtr ip -6 rule show | wc -l)
-ctx=$(in_rtr ip -6 rule show | grep -c '^1000:.*fwmark 0x6d00[0-9a-f]* lookup')
-crossed=$(srv6d_rules_crossed)
+ctx=$(in_rtr ip -6 rule show | grep -c '^40000:.*fwmark 0x6d00[0-9a-f]* lookup')
+# walk the rule list as fib_rules_lookup() does (tests/net/lib.sh)
+crossed=$(in_rtr ip -6 rule show | rules_crossed 0 main)
+missed=$(in_rtr ip -6 rule show | rules_crossed 0 "")
+marked=$(in_rtr ip -6 rule show | rules_crossed 0x6d000001 "")
 echo "# $N End.X SIDs: loaded in $(( (t1 - t0) / 1000000 )) ms, srv6d VmRSS $rss," \
-	"$rules IPv6 rules, $ctx context rules; an unmarked lookup crosses $crossed srv6d rules"
+	"$rules IPv6 rules, $ctx context rules; an unmarked lookup crosses $crossed srv6d rules" \
+	"($missed when no table routes it), a marked one $marked"
 check "$N context rules installed ($ctx)" test "$ctx" -eq "$N"
-# the isolation gate at 0, the gate at 1000, the catch-all at 1001
-check "an unmarked lookup crosses at most 3 srv6d rules, not $N ($crossed)" test "$crossed" -le 3
+# the target: srv6d's presence costs non-SRv6 lookups one rule, the
+# isolation gate at 0; the contexts and the catch-all sit behind main
+check "an unmarked lookup that main routes crosses exactly 1 srv6d rule ($crossed)" \
+	test "$crossed" -eq 1
+# one no host table routes (local, main, default all miss) reaches srv6d's
+# preference: the gate there skips the contexts to the catch-all
+check "an unmarked lookup no table routes crosses 3 srv6d rules, not $N ($missed)" \
+	test "$missed" -eq 3
+# a marked lookup: the isolation gate, the gate at 40000, its rule (the
+# first context), nothing of the host's before them
+check "a marked lookup jumps to the contexts from pref 0 ($marked srv6d rules)" \
+	bash -c "[ '$marked' -ge 3 ] && ip netns exec $NS_RTR ip -6 rule show | head -1 |
+		 grep -q '^0:.*fwmark 0x6d000000/0xffff0000 goto 40000'"
 # the routing outcome: unmarked lookups use main, marked ones their context
 got=$(in_rtr ip -6 route get 2001:db8:2::2 | head -1)
 check "unmarked lookup: main table ($got)" bash -c "! grep -q table <<<'$got'"

@@ -490,10 +490,12 @@ def ready(proc, log):
         last_ready = "no queue bound: %r %r" % (q.stdout, q.stderr)
         return False
     r = ""
+    # SIDs at raw PREROUTING, policies at mangle POSTROUTING
     for t in ("ip6tables", "iptables"):
-        x = subprocess.run(["ip", "netns", "exec", NS_RTR, t, "-t", "raw", "-S"],
-                           capture_output=True, text=True)
-        r += x.stdout + x.stderr
+        for tb in ("raw", "mangle"):
+            x = subprocess.run(["ip", "netns", "exec", NS_RTR, t, "-t", tb, "-S"],
+                               capture_output=True, text=True)
+            r += x.stdout + x.stderr
     last_ready = "no NFQUEUE rule: %r" % r
     return "NFQUEUE" in r
 

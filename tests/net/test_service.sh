@@ -139,6 +139,7 @@ cat >"$TMPD/globals.conf" <<'CONF'
 queue 3-4
 queue-maxlen 1000
 fail-open yes
+queue-cpu-fanout yes
 steer none
 egress inject
 encap-source 2001:db8:2::1

@@ -6,6 +6,7 @@
 #
 #   +-------------+        +------------------------------+        +-------------+
 #   | src         |        | rtr  raw PREROUTING -> SRV6D |        | dst         |
+#   |             |        | mangle POSTROUTING -> SRV6D  |        |             |
 #   |        eth0 +--------+ eth0                    eth1 +--------+ eth0        |
 #   | 2001:db8:1::1/64     | 2001:db8:1::2   2001:db8:2::1|        | 2001:db8:2::2/64
 #   +-------------+        +------------------------------+        +-------------+
@@ -34,23 +35,31 @@ saved() {
 	if [ "$1" = 6 ]; then in_rtr ip6tables-save -t raw; else in_rtr iptables-save -t raw; fi |
 		grep -v '^#' | sed 's/ \[[0-9]*:[0-9]*\]$//'
 }
+# mangled FAMILY: srv6d's part of the mangle table (policies: what the FIB
+# sends to srv6d's device, queued at POSTROUTING), -S form
+mangled() {
+	if [ "$1" = 6 ]; then in_rtr ip6tables -t mangle -S; else in_rtr iptables -t mangle -S; fi |
+		grep -E -- '-A POSTROUTING|SRV6D'
+}
 
-ARGS=(-q 0-1 -b -s 2001:db8:ff::1 -s 2001:db8:100::/48 -6 2001:db8:99::/64 -4 10.1.0.0/16)
+ARGS=(-q 0-1 -b -i srv6d0 -s 2001:db8:ff::1 -s 2001:db8:100::/48 -6 2001:db8:99::/64 -4 10.1.0.0/16)
 EXP6='*raw
 :PREROUTING ACCEPT
 :OUTPUT ACCEPT
 :SRV6D -
 -A PREROUTING -j SRV6D
+-A SRV6D -i srv6d0 -j ACCEPT
 -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
 -A SRV6D -d 2001:db8:100::/48 -j NFQUEUE --queue-balance 0:1 --queue-bypass
--A SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-balance 0:1 --queue-bypass
 COMMIT'
+# policies are kernel routes through srv6d0: one rule per family, whatever
+# the prefixes, and no IPv4 raw chain at all
+MANGLE='-N SRV6D
+-A POSTROUTING -j SRV6D
+-A SRV6D -o srv6d0 -j NFQUEUE --queue-balance 0:1 --queue-bypass'
 EXP4='*raw
 :PREROUTING ACCEPT
 :OUTPUT ACCEPT
-:SRV6D -
--A PREROUTING -j SRV6D
--A SRV6D -d 10.1.0.0/16 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-balance 0:1 --queue-bypass
 COMMIT'
 EMPTY='*raw
 :PREROUTING ACCEPT
@@ -65,10 +74,15 @@ else fail "ip6tables-save shows the SRV6D chain" "$(diff <(echo "$EXP6") <(echo 
 got=$(saved 4)
 if [ "$got" = "$EXP4" ]; then ok "iptables-save shows the IPv4 SRV6D chain"
 else fail "iptables-save shows the IPv4 SRV6D chain" "$(diff <(echo "$EXP4") <(echo "$got"))"; fi
+for f in 6 4; do
+	got=$(mangled $f)
+	if [ "$got" = "$MANGLE" ]; then ok "IPv$f policies: one rule at mangle POSTROUTING, -o srv6d0"
+	else fail "IPv$f policies: one rule at mangle POSTROUTING, -o srv6d0" "$(diff <(echo "$MANGLE") <(echo "$got"))"; fi
+done
 
 steer install "${ARGS[@]}"
-check "reinstall is idempotent (IPv6)" test "$(saved 6)" = "$EXP6"
-check "reinstall is idempotent (IPv4)" test "$(saved 4)" = "$EXP4"
+check "reinstall is idempotent (IPv6)" test "$(saved 6)$(mangled 6)" = "$EXP6$MANGLE"
+check "reinstall is idempotent (IPv4)" test "$(saved 4)$(mangled 4)" = "$EXP4$MANGLE"
 
 # a changed config replaces the rules; IPv4 chain goes with the IPv4 policies
 steer install -q 3 -s 2001:db8:ff::2
@@ -79,7 +93,8 @@ check "new config: one rule, --queue-num 3, no bypass" test "$(saved 6)" = '*raw
 -A PREROUTING -j SRV6D
 -A SRV6D -d 2001:db8:ff::2/128 -j NFQUEUE --queue-num 3
 COMMIT'
-check "no IPv4 policies: the IPv4 chain is removed" test "$(saved 4)" = "$EMPTY"
+check "no IPv4 policies: the IPv4 chain is removed" test "$(saved 4)" = "$EMPTY" -a -z "$(mangled 4)"
+check "no IPv6 policies: the mangle chain is removed" test -z "$(mangled 6)"
 steer install -q 0-3 -c -s 2001:db8:ff::2
 check "--queue-cpu-fanout when asked" \
 	bash -c "ip netns exec $NS_RTR ip6tables -t raw -S SRV6D | grep -qx -- '-A SRV6D -d 2001:db8:ff::2/128 -j NFQUEUE --queue-balance 0:3 --queue-cpu-fanout'"
@@ -99,9 +114,9 @@ check "stale chain: replaced, duplicate jumps removed, foreign rule kept" test "
 :SRV6D -
 -A PREROUTING -j SRV6D
 -A PREROUTING -d 2001:db8:42::/48 -j NOTRACK
+-A SRV6D -i srv6d0 -j ACCEPT
 -A SRV6D -d 2001:db8:ff::1/128 -j NFQUEUE --queue-balance 0:1 --queue-bypass
 -A SRV6D -d 2001:db8:100::/48 -j NFQUEUE --queue-balance 0:1 --queue-bypass
--A SRV6D -d 2001:db8:99::/64 -m addrtype ! --dst-type LOCAL -j NFQUEUE --queue-balance 0:1 --queue-bypass
 COMMIT'
 in_rtr ip6tables -t raw -D PREROUTING -d 2001:db8:42::/48 -j NOTRACK
 
@@ -109,6 +124,7 @@ in_rtr ip6tables -t raw -D PREROUTING -d 2001:db8:42::/48 -j NOTRACK
 steer remove
 check "remove: IPv6 raw table back to empty" test "$(saved 6)" = "$EMPTY"
 check "remove: IPv4 raw table back to empty" test "$(saved 4)" = "$EMPTY"
+check "remove: srv6d's mangle chains gone" test -z "$(mangled 6)$(mangled 4)"
 check "remove when nothing is installed succeeds" steer remove
 
 # ---- bad input ----
@@ -120,8 +136,10 @@ check "refused install changed nothing" test "$(saved 6)" = "$EMPTY"
 # ---- format (steer none): the text installs what install installs ----
 steer format6 "${ARGS[@]}" | in_rtr ip6tables-restore --noflush
 steer format4 "${ARGS[@]}" | in_rtr iptables-restore --noflush
-check "format6 text fed to ip6tables-restore --noflush gives the same chain" test "$(saved 6)" = "$EXP6"
-check "format4 text fed to iptables-restore --noflush gives the same chain" test "$(saved 4)" = "$EXP4"
+check "format6 text fed to ip6tables-restore --noflush gives the same chains" \
+	test "$(saved 6)$(mangled 6)" = "$EXP6$MANGLE"
+check "format4 text fed to iptables-restore --noflush gives the same chain" \
+	test "$(saved 4)$(mangled 4)" = "$EXP4$MANGLE"
 steer remove
 
 # ---- on the wire ----

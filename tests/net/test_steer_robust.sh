@@ -19,7 +19,8 @@
 # `steer auto` run removes the stale chain, but leaves rules the operator
 # installed by hand alone; a flushed table, a removed jump and a rule
 # inserted in front of the jump are found by srv6d's timer and on SIGHUP,
-# reinstalled, counted ("steering repairs=N") and logged.
+# reinstalled, counted ("steering repairs=N") and logged; the policies'
+# chain in mangle POSTROUTING likewise.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -139,6 +140,24 @@ if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.watch.log"; then
 	check "srv6d removes its chain at exit" bash -c "! ip netns exec $NS_RTR ip6tables -t raw -S | grep -q SRV6D"
 else
 	fail "steering watch" "srv6d did not start"
+fi
+
+# ---- the policies' chain in mangle POSTROUTING is watched too ----------------
+mangle_intact() { in_rtr ip6tables -t mangle -S POSTROUTING | sed -n 2p | grep -qx -- '-A POSTROUTING -j SRV6D' &&
+	in_rtr ip6tables -t mangle -S SRV6D 2>/dev/null | grep -q -- '-o srv6d0 -j NFQUEUE'; }
+{ write_conf auto; echo 'route 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1'; } >"$conf.p"
+mv "$conf.p" "$conf"
+if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.mangle.log"; then
+	check "policies: srv6d's chain at mangle POSTROUTING" mangle_intact
+	in_rtr ip6tables -t mangle -F; in_rtr ip6tables -t mangle -X
+	check "a flushed mangle table is found by the timer and reinstalled" wait_until 15 mangle_intact
+	check "logged" grep -q "steering (timer check): IPv6 mangle chain SRV6D is gone: installing it again" \
+		"$SRV6D_LOG"
+	srv6d_stop
+	check "srv6d removes its mangle chain at exit" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t mangle -S | grep -q SRV6D"
+else
+	fail "policies: steering watch" "srv6d did not start"
 fi
 
 summary

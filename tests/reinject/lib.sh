@@ -68,7 +68,7 @@ sidpkts() { in_rtr ip -s -6 route show "$1" | sed -n 's/.* packets \([0-9]*\) .*
 hook() {
 	local c
 	for c in PREROUTING INPUT FORWARD OUTPUT POSTROUTING; do in_rtr ip6tables -t mangle -F "$c"; done
-	in_rtr iptables -t mangle -F PREROUTING
+	for c in PREROUTING POSTROUTING; do in_rtr iptables -t mangle -F "$c"; done
 	[ "$1" = off ] && return 0
 	local chain=$1 q=$2; shift 2
 	in_rtr ip6tables -t mangle -A "$chain" "$@" -j NFQUEUE --queue-num "$q"
@@ -144,6 +144,7 @@ rj_setup() {
 	# dst answers plain UDP with Port Unreachable (nothing listens): only
 	# rtr's ICMP errors are outcomes of the tests
 	in_dst ip6tables -A OUTPUT -p icmpv6 --icmpv6-type port-unreachable -j DROP
+	in_dst iptables -A OUTPUT -p icmp --icmp-type port-unreachable -j DROP
 	rj_routes || return 1
 	rj_conf >"$TMPD/srv6d.conf"
 	srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" || return 1
@@ -158,4 +159,97 @@ dmesg_clean() {
 	      grep -E 'WARNING:|BUG:|refcount_t|rcu_sched|RCU|suspicious RCU|unregister_netdevice: waiting|list_del corruption|general protection' |
 	      head -5)
 	[ -z "$bad" ] || { echo "$bad" | sed 's/^/#   /'; return 1; }
+}
+
+# rcu_barrier: a veth pair added and deleted in rtr: unregistering a device
+# runs rcu_barrier() (netdev_run_todo), so routes deleted before it have
+# been freed (their cached dsts "put": dst_dev_put, blackhole_netdev) and
+# dsts released before it destroyed: outcomes and counters do not depend
+# on how fast RCU callbacks run.
+rcu_barrier() {
+	in_rtr ip link add r13gp0 type veth peer name r13gp1 && in_rtr ip link del r13gp0
+}
+
+# rj_kstate: rtr's kernel counters that every case must leave as it found
+# them.  From /proc/net/rt6_stats (per namespace): the entries of
+# ip6_dst_ops (field 6: the dsts counted by this kernel, uncached clones
+# such as FLOWI_FLAG_KNOWN_NH lookups and icmp6_dst_alloc, and route cache
+# exceptions; per-CPU route dsts are DST_NOCOUNT), the exception entries
+# (field 5) and the fib route entries (field 4); and the namespace's IPv6
+# (global addresses: a link-local entry dst's own Neighbor Solicitation
+# creates comes and goes with ND timing) and IPv4 neighbour entries.  The exception cache is flushed, then an RCU
+# barrier: what stays counted is held by something.  Not usable here:
+# field 3 (fib_rt_alloc) only ever grows on this kernel, and the neighbour
+# table counters of /proc/net/stat/ndisc_cache exist in init_net only,
+# shared by every namespace.  The per-CPU route dsts a queued skb holds are
+# covered by rj_ns_teardown (a leaked one keeps its inet6_dev, hence its
+# device, referenced).
+rj_kstate() {
+	in_rtr ip -6 route flush cache
+	rcu_barrier
+	# shellcheck disable=SC2046
+	set -- $(in_rtr cat /proc/net/rt6_stats)
+	echo "dst=$((16#$6)) rtcache=$((16#$5)) fib=$((16#$4))" \
+	     "neigh6=$(in_rtr ip -6 neigh show | grep -vc '^fe80:') neigh4=$(in_rtr ip -4 neigh show | wc -l)"
+}
+# kbase: the baseline (rj_kstate) before a case, in KBASE.
+kbase() { KBASE=$(rj_kstate); }
+# kcheck NAME: check that rj_kstate is back to KBASE (dsts may still be on
+# their way out through RCU: retried for up to 5 s).
+kcheck() {
+	local now
+	kstate_back() { now=$(rj_kstate); [ "$now" = "$KBASE" ]; }
+	if wait_until 5 kstate_back; then
+		ok "$1: kernel dst/route/neighbour counters back to baseline ($now)"
+	else
+		fail "$1: kernel counters not back to baseline" "before: $KBASE" "after:  $now"
+	fi
+}
+
+# rj_netns_drained: wait until every namespace whose cleanup has already
+# started is torn down completely.  Namespace cleanup is one ordered work
+# queue (cleanup_net), and its device unregistration waits
+# (netdev_run_todo) until every reference to the devices is gone: a
+# sentinel namespace A, deleted now, is cleaned up only after them; its
+# veth peer in a second sentinel B disappears then.  A leaked dst, neighbour
+# or skb reference keeps the queue waiting ("unregister_netdevice: waiting
+# for ... to become free" after 10 s): fails after 20 s.  The queue is
+# the machine's: a leak in a namespace someone else deleted just before
+# fails it too (dmesg_clean then names the device).
+rj_netns_drained() {
+	local a="r13-wa-$$-$RANDOM" b="r13-wb-$$-$RANDOM" r=0
+	ip netns add "$a" && ip netns add "$b" || return 1
+	ip -n "$a" link add w0 type veth peer name w1 netns "$b" || r=1
+	ip netns del "$a"
+	gone() { ! ip -n "$b" link show "$1" >/dev/null 2>&1; }
+	[ $r = 0 ] && { wait_until 20 gone w1 || { echo "# namespace cleanup still waiting after 20 s"; r=1; }; }
+	ip netns del "$b"
+	return $r
+}
+
+# rj_ns_teardown: delete the test's namespaces (srv6d stopped first) and
+# wait until the kernel has torn them down completely: a witness veth from
+# rtr into a namespace W shows that rtr's cleanup has started (nothing
+# holds the namespace any more), then rj_netns_drained.
+rj_ns_teardown() {
+	local w="r13-ww-$$-$RANDOM" ns r=0
+	ip netns add "$w" || return 1
+	ip -n "$NS_RTR" link add r13wit type veth peer name wit netns "$w" || r=1
+	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do ip netns del "$ns" || r=1; done
+	if [ $r = 0 ] && wait_until 20 eval '! ip -n "$w" link show wit >/dev/null 2>&1'; then
+		rj_netns_drained || r=1
+	else
+		echo "# rtr's namespace cleanup did not start (something holds it)"; r=1
+	fi
+	ip netns del "$w"
+	return $r
+}
+
+# rj_unheld: after a case whose packet was not held in time (a loaded
+# machine): no rule, and whatever queue 11 holds released, so that a late
+# packet cannot pass for the next case's.
+rj_unheld() {
+	hook off
+	ctl queue release 11 all >/dev/null
+	wait_until 10 held_is 11 0
 }

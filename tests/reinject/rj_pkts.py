@@ -3,8 +3,9 @@
 """rj_pkts.py - input packets of the reinjection suite (run with /usr/bin/python3).
 
   rj_pkts.py CASE     one packet as hex, sent from src (2001:db8:1::1) to the
-                      kernel's seg6local SID of CASE on rtr (README of
-                      tests/reinject/ and docs/REINJECTION.md)
+                      kernel's seg6local SID of CASE on rtr, or (encap6,
+                      encap4) to a destination of rtr's seg6 encap routes
+                      (tests/reinject/lib.sh and docs/REINJECTION.md)
 """
 import sys
 
@@ -41,6 +42,9 @@ def cases():
         "end-dt6": IPv6(src=SRC, dst=s + "6", hlim=64, nh=41) / udp6("2001:db8:cc::7"),
         "end-b6": seg(s + "7", ["2001:db8:aa::1"], u),
         "end-b6-encaps": seg(s + "8", ["2001:db8:aa::1"], u),
+        # plain packets routed by rtr's `encap seg6 mode encap` routes
+        "encap6": udp6("2001:db8:e6::9"),
+        "encap4": IP(src="198.51.100.1", dst="203.0.113.9", ttl=64) / u,
     }
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""rj_send.py - send one IPv6 frame and capture IPv4 and IPv6 at one or two
+"""rj_send.py - send one IPv6 (or IPv4) frame and capture IPv4 and IPv6 at one or two
 namespaces (run with /usr/bin/python3).
 
   rj_send.py --src-ns NS --dmac MAC --cap NS:IF[,NS:IF] --hex HEX
@@ -47,7 +47,9 @@ def main():
         caps.append((ns, pkt.open_capture(ns, ifname)))
     tx, smac = pkt.open_sender(a.src_ns, a.src_if)
     dmac = bytes.fromhex(a.dmac.replace(":", ""))
-    frame = dmac + smac + struct.pack("!H", pkt.ETH_P_IPV6) + bytes.fromhex(a.hex)
+    ip = bytes.fromhex(a.hex)
+    et = ETH_P_IP if ip[0] >> 4 == 4 else pkt.ETH_P_IPV6
+    frame = dmac + smac + struct.pack("!H", et) + ip
     for _ in range(a.count):
         tx.send(frame)
     if a.ready:

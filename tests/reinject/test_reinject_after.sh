@@ -14,9 +14,14 @@
 #      the outcome is asserted (FORWARD: dropped silently; POSTROUTING:
 #      ICMPv6 Packet Too Big with MTU 68 to the source; see the comment
 #      below and docs/REINJECTION.md)
-#   3. hold at FORWARD, the output device goes down: the kernel flushes the
+#   3. the next hop's neighbour entry deleted (FORWARD, POSTROUTING),
+#      flushed, set FAILED (POSTROUTING) while held: resolved again by ND,
+#      delivered; deleted with ND unanswered: ICMPv6 Address Unreachable
+#   4. hold at FORWARD, the output device goes down: the kernel flushes the
 #      entry, srv6d's verdict is counted late
-#   4. the kernel log has no WARN/BUG/RCU/refcount line
+#   5. after each held case rtr's dst/route/neighbour counters are back to
+#      their baseline; at the end the namespaces are torn down completely
+#      and the kernel log has no WARN/BUG/RCU/refcount line
 #
 # SETS net.netfilter.nf_hooks_lwtunnel=1, which is global and cannot be
 # turned off again: run it last (tests/check.sh runs the suite "reinject"
@@ -55,28 +60,32 @@ done
 hook off
 
 # ---- 2. hold after the behavior, delete the route it used, release ----------
-held_after() { # CASE CHAIN CMD...
+# neigh6: rtr's entry for dst: "STATE LLADDR" (LLADDR empty if none)
+neigh6() { in_rtr ip -6 neigh show $DST_ADDR dev "$RTR_IF_DST" | awk '{print $NF, ($2 == "lladdr" ? $3 : "")}'; }
+# held_after CASE CHAIN CMD...: hold CASE's packet at CHAIN, run CMD,
+# release; outcome in $TMPD/held, U0/U1 T0/T1, NEIGH_AFTER (the next
+# hop's neighbour entry after the release, "STATE [LLADDR]"); then the routes and the
+# next hop's neighbour restored and rtr's dst/neighbour counters checked
+# against their baseline (kbase/kcheck, lib.sh).  $HOLD_TO: how long the
+# capture waits (5 s).
+held_after() {
 	local c=$1 chain=$2 spid; shift 2
+	kbase
 	hook "$chain" 11 -d "$(newda "$c")"
-	send "$c" both 1 3 >"$TMPD/held" &
+	send "$c" both 1 "${HOLD_TO:-5}" >"$TMPD/held" &
 	spid=$!
-	wait_until 5 held_is 11 1 || { fail "$c: not held at $chain"; wait $spid; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held at $chain"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs)
 	R=$(ctl queue release 11 1)
 	wait $spid
 	U1=$(snmp6 Icmp6OutDestUnreachs) T1=$(snmp6 Icmp6OutPktTooBigs)
+	NEIGH_AFTER=$(neigh6)
 	hook off
 	rj_routes
-}
-# rcu_barrier: a veth pair added and deleted in rtr: unregistering a device
-# runs rcu_barrier() (netdev_run_todo), so the deleted route's fib6_info
-# has been freed, and its cached dst "put" (dst_dev_put: dst_discard_out,
-# blackhole_netdev) before the release: the outcome does not depend on
-# how fast RCU callbacks run.
-rcu_barrier() {
-	in_rtr ip link add r13gp0 type veth peer name r13gp1 && in_rtr ip link del r13gp0
+	ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+	kcheck "$c held at $chain ($*)"
 }
 outcome() {
 	echo "dst=$(rxs "$NS_DST" "$TMPD/held" | wc -l) src=$(rxs "$NS_SRC" "$TMPD/held" | wc -l)" \
@@ -112,19 +121,56 @@ for chain in FORWARD POSTROUTING; do
 		[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
 done
 
-# the neighbour of the next hop deleted while the packet waits with its route
+# ---- the next hop's neighbour entry goes away while the packet waits ---------
+# resolved: NEIGH_AFTER is an entry ND resolved again (not the permanent one)
+resolved() { case $NEIGH_AFTER in "REACHABLE $DST_MAC"|"STALE $DST_MAC"|"DELAY $DST_MAC") return 0 ;; esac; return 1; }
+nh_flush() {
+	in_rtr ip -6 neigh flush dev "$RTR_IF_DST" nud all
+	in_rtr ip -6 neigh show dev "$RTR_IF_DST" >"$TMPD/flushed"
+}
+nh_failed() {
+	in_rtr ip -6 neigh replace $DST_ADDR dev "$RTR_IF_DST" nud failed
+	neigh6 >"$TMPD/failed"
+}
 held_after end-x FORWARD in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
-ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
-echo "# End.X held at FORWARD, next hop's neighbour deleted: $(outcome) ($R)"
+echo "# End.X held at FORWARD, next hop's neighbour deleted: $(outcome) ($R) neigh after: $NEIGH_AFTER"
 check "End.X held at FORWARD, next hop's neighbour deleted: resolved again (ND), delivered" \
 	[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
 
-# ---- 3. the output device goes down while held at FORWARD ---------------------
+# at POST_ROUTING the okfn (ip6_finish_output2) looks the neighbour up:
+# deleted, flushed or FAILED, a new resolution starts, the packet waits
+# in the entry's queue and leaves once dst answers
+held_after end-x POSTROUTING in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+echo "# End.X held at POSTROUTING, next hop's neighbour deleted: $(outcome) ($R) neigh after: $NEIGH_AFTER"
+check "End.X held at POSTROUTING, next hop's neighbour deleted: resolved again by ND, delivered" \
+	eval '[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ] && resolved'
+held_after end-x POSTROUTING nh_flush
+echo "# End.X held at POSTROUTING, neighbours of $RTR_IF_DST flushed: $(outcome) ($R) neigh after: $NEIGH_AFTER"
+check "End.X held at POSTROUTING, output device's neighbours flushed (none left): resolved again, delivered" \
+	eval '[ "$(outcome)/$(wc -c <"$TMPD/flushed")" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0/0" ] && resolved'
+held_after end-x POSTROUTING nh_failed
+echo "# End.X held at POSTROUTING, neighbour set FAILED ($(cat "$TMPD/failed")): $(outcome) ($R) neigh after: $NEIGH_AFTER"
+check "End.X held at POSTROUTING, neighbour set FAILED: probed again, resolved, delivered" \
+	eval '[ "$(outcome)/$(cat "$TMPD/failed")" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0/FAILED " ] && resolved'
+
+# the entry deleted and dst no longer answering Neighbor Solicitations:
+# resolution fails (mcast_solicit probes), the kernel drops the packet
+# with an ICMPv6 Address Unreachable to the source (ndisc_error_report)
+in_dst ip6tables -I INPUT -p icmpv6 --icmpv6-type neighbour-solicitation -j DROP
+in_rtr sysctl -qw "net.ipv6.neigh.$RTR_IF_DST.retrans_time_ms=200"
+HOLD_TO=8 held_after end-x POSTROUTING in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
+in_dst ip6tables -D INPUT -p icmpv6 --icmpv6-type neighbour-solicitation -j DROP
+in_rtr sysctl -qw "net.ipv6.neigh.$RTR_IF_DST.retrans_time_ms=1000"
+echo "# End.X held at POSTROUTING, neighbour deleted, no answer to ND: $(outcome) ($R)"
+check "End.X held at POSTROUTING, neighbour deleted, ND unanswered: ICMPv6 Address Unreachable to src, counted once" \
+	[ "$(outcome)" = "dst=0 src=1 icmp=1/3 unreach-delta=1 ptb-delta=0" ]
+
+# ---- 4. the output device goes down while held at FORWARD ---------------------
 late0=$(qget 11 late)
 hook FORWARD 11 -d 2001:db8:2::2
 send end dst 1 3 >"$TMPD/down" &
 spid=$!
-if wait_until 5 held_is 11 1; then
+if wait_until 30 held_is 11 1; then
 	in_rtr ip link set "$RTR_IF_DST" down
 	R=$(ctl queue release 11 1)
 	wait $spid
@@ -138,4 +184,6 @@ fi
 hook off
 check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
 check "srv6d stops cleanly (SIGTERM)" srv6d_stop
+check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
+check "kernel log still clean after the teardown" dmesg_clean
 summary

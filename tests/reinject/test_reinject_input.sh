@@ -100,14 +100,17 @@ check "accept mark 0x20: the forwarded packet carries the mark (FORWARD rule cou
 
 # ---- 3. hold, change the lookup, release ----------------------------------
 # held CASE CAPS TIMEOUT CMD...: send CASE (queued on 11 at LOCAL_IN), wait
-# until it is held, run CMD, release it; output in $TMPD/held.
+# until it is held, run CMD, release it; output in $TMPD/held.  Then what
+# CMD changed is restored and rtr's dst/route/neighbour counters checked
+# against their baseline (kbase/kcheck, lib.sh).
 held() {
 	local c=$1 caps=$2 t=$3 spid; shift 3
+	kbase
 	rm -f "$TMPD/ready"
 	hook INPUT 11 -d 2001:db8:5::/64
 	RJ_READY=$TMPD/ready send "$c" "$caps" 1 "$t" >"$TMPD/held" &
 	spid=$!
-	wait_until 5 held_is 11 1 || { fail "$c: not held"; wait $spid; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	U0=$(snmp6 Icmp6OutDestUnreachs) N0=$(snmp6 Ip6InNoRoutes)
 	R=$(ctl queue release 11 1)
@@ -115,6 +118,9 @@ held() {
 	U1=$(snmp6 Icmp6OutDestUnreachs) N1=$(snmp6 Ip6InNoRoutes)
 	hook off
 	rj_routes
+	in_rtr ip -6 route del unreachable 2001:db8:2::2/128 2>/dev/null
+	ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+	kcheck "$c held at LOCAL_IN ($*)"
 }
 outcome() { # what happened to the held packet, one word
 	local d s i
@@ -149,13 +155,11 @@ check "End.DX6 nh6 route deleted while held: ICMPv6 unreachable to src, counted 
 	[ "$(outcome)" = "dst=0 src=1 icmp-unreach=1 unreach-delta=1 noroute-delta=1" ]
 
 held end both 3 in_rtr ip -6 route add unreachable 2001:db8:2::2/128
-in_rtr ip -6 route del unreachable 2001:db8:2::2/128
 echo "# End, new destination made unreachable while held: $(outcome) ($R)"
 check "End new destination unreachable while held: ICMPv6 unreachable to src, counted once" \
 	[ "$(outcome)" = "dst=0 src=1 icmp-unreach=1 unreach-delta=1 noroute-delta=1" ]
 
 held end-x both 3 in_rtr ip -6 neigh del $DST_ADDR dev "$RTR_IF_DST"
-ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
 echo "# End.X, nh6's neighbour deleted while held: $(outcome) ($R)"
 check "End.X nh6's neighbour deleted while held: resolved again (ND), delivered" \
 	[ "$(outcome)" = "dst=1 src=0 icmp-unreach=0 unreach-delta=0 noroute-delta=0" ]
@@ -170,4 +174,6 @@ check "queue 11: nothing left held, no late verdict" [ "$(qget 11 held_now)/$(qg
 # ---- 4. the kernel log ----------------------------------------------------
 check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
 check "srv6d stops cleanly (SIGTERM)" srv6d_stop
+check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
+check "kernel log still clean after the teardown" dmesg_clean
 summary

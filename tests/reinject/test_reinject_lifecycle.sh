@@ -14,7 +14,8 @@
 #      and counted as late, srv6d runs on
 #   4. the namespace srv6d runs in is deleted: srv6d's sockets keep it alive;
 #      SIGTERM releases the held packet (delivered), srv6d exits 0, then the namespace is
-#      torn down (its veth peers disappear) and the kernel log stays clean
+#      torn down (its veth peers disappear), completely (rj_netns_drained: no
+#      reference left waiting) and the kernel log stays clean
 #
 # SETS net.netfilter.nf_hooks_lwtunnel=1, which is global and cannot be
 # turned off again: run it last (tests/check.sh runs the suite "reinject"
@@ -33,7 +34,7 @@ hold_one() {
 	hook INPUT 11 -d $SID:1
 	send end dst 1 3 >"$1" &
 	SPID=$!
-	wait_until 5 held_is 11 1
+	wait_until 30 held_is 11 1
 }
 
 # ---- 1. kill -9 -----------------------------------------------------------
@@ -120,6 +121,8 @@ if hold_one "$TMPD/nsdel"; then
 	check "namespace torn down after srv6d exited (the veth peers are gone)" \
 		wait_until 30 eval '! ip -n "$NS_SRC" link show eth0 >/dev/null 2>&1 &&
 			! ip -n "$NS_DST" link show eth0 >/dev/null 2>&1'
+	check "namespace torn down completely (the netns work queue moved past it: no reference left waiting)" \
+		rj_netns_drained
 else
 	fail "namespace deletion: packet not held"; wait $SPID
 fi

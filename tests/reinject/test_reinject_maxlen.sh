@@ -37,4 +37,6 @@ check "kernel waiting 0, srv6d holds 0, no late verdict" \
 hook off
 check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
 check "srv6d stops cleanly (SIGTERM)" srv6d_stop
+check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
+check "kernel log still clean after the teardown" dmesg_clean
 summary

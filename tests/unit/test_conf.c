@@ -266,6 +266,7 @@ static void test_globals(void **state)
 		"queue 10-13\r\n"              /* CRLF tolerated */
 		"queue-maxlen 1048576\n"
 		"fail-open yes   # trailing comment\n"
+		"queue-cpu-fanout yes\n"
 		"steer none\n"
 		"encap-source 2001:db8::53\n"
 		"cpu-affinity 0,1-2,7\n"
@@ -292,18 +293,22 @@ static void test_globals(void **state)
 	assert_true(c.worker_fifo);
 	assert_int_equal(c.worker_prio, 50);
 	assert_int_equal(c.nsids, 1);
-	assert_int_equal(c.sids[0].line, 8);
+	assert_int_equal(c.sids[0].line, 9);
+	assert_true(c.cpu_fanout);
 	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
 						"queue 65535\ncpu-affinity none\n"
-						"fail-open no\nsteer auto\nworker-sched other\n",
+						"fail-open no\nsteer auto\nworker-sched other\n"
+						"queue-cpu-fanout no\n",
 						err, sizeof(err)), 0);
+	assert_false(c.cpu_fanout);
 	assert_int_equal(c.queue_first, 65535);
 	assert_int_equal(c.queue_last, 65535);
 	assert_int_equal(c.ncpus, 0);
 	assert_false(c.worker_fifo);
 	assert_false(c.fail_open);
+	assert_false(c.cpu_fanout);   /* the default */
 	srv6_conf_free(&c);
 
 	/* 64 queues is the limit, inclusive */
@@ -394,6 +399,7 @@ static const struct err_case err_cases[] = {
 	{ "queue-maxlen 010\n", "t.conf:1: bad number \"010\" for queue-maxlen" },
 	{ "queue-maxlen 0x10\n", "t.conf:1: bad number \"0x10\" for queue-maxlen" },
 	{ "fail-open maybe\n", "t.conf:1: bad value \"maybe\" for fail-open (yes or no)" },
+	{ "queue-cpu-fanout 1\n", "t.conf:1: bad value \"1\" for queue-cpu-fanout (yes or no)" },
 	{ "steer manual\n", "t.conf:1: bad value \"manual\" for steer (auto or none)" },
 	{ "cpu-affinity 0,5000\n", "t.conf:1: cpu \"5000\" out of range (0..1023)" },
 	{ "worker-sched rr 5\n", "t.conf:1: bad value \"rr\" for worker-sched (other, or fifo PRIO)" },
@@ -502,8 +508,12 @@ static const struct err_case err_cases[] = {
 	{ "table-base 254\n", "t.conf:1: table-base \"254\" out of range (255..4294901760)" },
 	{ "table-base 4294901761\n",
 	  "t.conf:1: table-base \"4294901761\" out of range (255..4294901760)" },
-	{ "rule-pref 0\n", "t.conf:1: rule-pref \"0\" out of range (1..32764)" },
-	{ "rule-pref 32765\n", "t.conf:1: rule-pref \"32765\" out of range (1..32764)" },
+	{ "rule-pref 0\n", "t.conf:1: rule-pref \"0\" out of range (1..65534)" },
+	{ "rule-pref 65535\n", "t.conf:1: rule-pref \"65535\" out of range (1..65534)" },
+	{ "rule-pref 32765\n", "t.conf:1: rule-pref \"32765\" out of range (1..32764, 32768..65534): "
+	  "N and N+1 may not be main's 32766 or default's 32767" },
+	{ "rule-pref 32767\n", "t.conf:1: rule-pref \"32767\" out of range (1..32764, 32768..65534): "
+	  "N and N+1 may not be main's 32766 or default's 32767" },
 	{ "sid 2001:db8::1 action End.T table 254\n",
 	  "t.conf:1: table 254 is a reserved table (253 default, 254 main, 255 local)" },
 	{ "sid 2001:db8::1 action End.T table 253\n",
@@ -740,6 +750,13 @@ static void test_instance(void **state)
 	srv6_conf_free(&c);
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "table-base 4294901760\n",
 						err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "rule-pref 32768\n",
+						err, sizeof(err)), 0);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "rule-pref 65534\n",
+						err, sizeof(err)), 0);
+	assert_int_equal(c.rule_pref, 65534);
 	srv6_conf_free(&c);
 }
 
@@ -1067,10 +1084,43 @@ static void test_iproute2_compat(void **state)
 		fail_msg("%s", err);
 	assert_int_equal(c.sids[0].cfg.table, 100);
 	assert_int_equal(c.sids[0].cfg.flavors, SRV6_F_FLV(SRV6_FLV_PSP) | SRV6_F_FLV(SRV6_FLV_USD));
-	assert_int_equal(c.nwarnings, 2);
+	/* a policy is a kernel route: its metric is taken, no warning */
+	assert_int_equal(c.nwarnings, 1);
 	assert_string_equal(c.warning, "t.conf:2: route-level \"proto\" \"static\" ignored (srv6d "
 			    "has no routing metric, protocol or preference)");
+	assert_true(c.routes[0].has_metric);
+	assert_int_equal(srv6_route_metric(&c.routes[0]), 5);
 	srv6_conf_free(&c);
+	{
+		static const struct {
+			const char *line;
+			int ok;
+			uint32_t metric;
+		} mv[] = {
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1\n", 1, 1024 },
+			{ "route 10.1.0.0/16 encap seg6 mode encap segs 2001:db8::1\n", 1, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 0\n", 1, 1024 },
+			{ "route 10.1.0.0/16 encap seg6 mode encap segs 2001:db8::1 metric 0\n", 1, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 4294901759\n", 1, 4294901759u },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 4294901760\n", 0, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric -1\n", 0, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric x\n", 0, 0 },
+			{ "route 2001:db8:9::/64 encap seg6 mode encap segs 2001:db8::1 metric 1 metric 2\n", 0, 0 },
+		};
+
+		for (size_t i = 0; i < sizeof(mv) / sizeof(mv[0]); i++) {
+			int r = srv6_conf_parse_string(&c, "m.conf", mv[i].line, err, sizeof(err));
+
+			if (mv[i].ok) {
+				if (r)
+					fail_msg("%s: %s", mv[i].line, err);
+				assert_int_equal(srv6_route_metric(&c.routes[0]), mv[i].metric);
+				srv6_conf_free(&c);
+			} else if (!r) {
+				fail_msg("accepted: %s", mv[i].line);
+			}
+		}
+	}
 	assert_int_equal(c.nwarnings, 0);
 	{
 		char *argv[] = { "2001:db8::3", "action", "End", "metric", "7" };

@@ -2,15 +2,22 @@
 /*
  * test_pqueue.c - the pure part of the verdict-policy queues: the one-line
  * packet summary (srv6_pq_summary) on IPv6 with and without an SRH (behind
- * a Hop-by-Hop header too), IPv4, and inputs too short to parse.
+ * a Hop-by-Hop header too), IPv4, and inputs too short to parse; and the
+ * control thread's side of a queue whose thread does not answer: a release
+ * returns within SRV6_PQ_RELEASE_WAIT_MS (-EINPROGRESS, requests add up)
+ * instead of blocking the control loop; stats reset zeroes the counters and
+ * keeps the nfq-derived ones relative to the reset.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <arpa/inet.h>
+#include <errno.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "srv6d/pqueue.h"
@@ -97,12 +104,110 @@ static void test_summary_plain_v4_short(void **state)
 	assert_string_equal(s, "2001:db");
 }
 
+/* @pq as srv6_pq_start() leaves it, @nheld packets held, but no thread:
+ * a queue thread busy elsewhere (or stuck) as the control thread sees it. */
+static void pq_fake(struct srv6_pq *pq, size_t nheld)
+{
+	pthread_condattr_t ca;
+
+	memset(pq, 0, sizeof(*pq));
+	pq->cfg.policy = SRV6_PQ_HOLD;
+	pthread_mutex_init(&pq->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&pq->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pq->held = calloc(nheld + 1, sizeof(*pq->held));
+	assert_non_null(pq->held);
+	for (size_t i = 0; i < nheld; i++)
+		pq->held[i].id = (uint32_t)i + 1;
+	pq->nheld = pq->cap = nheld;
+	pq->running = true;
+}
+
+static void pq_unfake(struct srv6_pq *pq)
+{
+	pthread_cond_destroy(&pq->cond);
+	pthread_mutex_destroy(&pq->lock);
+	free(pq->held);
+}
+
+static long ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000L + (t.tv_nsec - t0->tv_nsec) / 1000000L;
+}
+
+/* The queue's thread does not serve the request: the control thread gets
+ * -EINPROGRESS after SRV6_PQ_RELEASE_WAIT_MS, not after seconds; the
+ * request stays for the thread, a second one adds to it. */
+static void test_release_bounded(void **state)
+{
+	struct srv6_pq pq;
+	struct timespec t0;
+	uint64_t pending = 0;
+	long r, ms;
+
+	(void)state;
+	pq_fake(&pq, 3);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = srv6_pq_release(&pq, 2, &pending);
+	ms = ms_since(&t0);
+	assert_int_equal(r, -EINPROGRESS);
+	/* the control loop is held for the bound, and the bound is short */
+	assert_true(ms >= SRV6_PQ_RELEASE_WAIT_MS - 5);
+	assert_true(ms < 1000);
+	assert_int_equal(pending, 2);
+	assert_int_equal(pq.rel_count, 2);
+	r = srv6_pq_release(&pq, 5, &pending);
+	assert_int_equal(r, -EINPROGRESS);
+	assert_int_equal(pending, 3);           /* 7 asked, 3 held */
+	assert_int_equal(pq.rel_count, 7);
+	r = srv6_pq_release(&pq, UINT64_MAX, NULL);
+	assert_int_equal(r, -EINPROGRESS);
+	assert_true(pq.rel_count == UINT64_MAX);  /* saturates */
+	assert_int_equal(pq.rel_seq - pq.rel_done, 3);
+	pq_unfake(&pq);
+	pq.running = false;
+	assert_int_equal(srv6_pq_release(&pq, 1, NULL), -ESRCH);
+}
+
+/* stats reset: every counter 0, held packets stay; late/enobufs (the nfq's
+ * totals minus a base) count from the reset on. */
+static void test_reset(void **state)
+{
+	struct srv6_pq pq;
+	struct srv6_pq_stats st;
+	size_t nheld;
+
+	(void)state;
+	pq_fake(&pq, 2);
+	pq.st = (struct srv6_pq_stats){ .packets = 9, .accepted = 4, .dropped = 1, .repeated = 1,
+					.requeued = 1, .guarded = 1, .held = 2, .released = 1,
+					.late = 3, .enobufs = 5 };
+	srv6_pq_reset(&pq);
+	srv6_pq_stats_read(&pq, &st, &nheld);
+	assert_int_equal(nheld, 2);
+	assert_int_equal(st.packets + st.accepted + st.dropped + st.repeated + st.requeued +
+			 st.guarded + st.held + st.released + st.late + st.enobufs, 0);
+	assert_int_equal(pq.late_base, 3);
+	assert_int_equal(pq.enobufs_base, 5);
+	pq.st.late = 1;                         /* nfq total 4 */
+	srv6_pq_reset(&pq);
+	assert_int_equal(pq.late_base, 4);
+	pq_unfake(&pq);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_srh),
 		cmocka_unit_test(test_summary_hbh_srh),
 		cmocka_unit_test(test_summary_plain_v4_short),
+		cmocka_unit_test(test_release_bounded),
+		cmocka_unit_test(test_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

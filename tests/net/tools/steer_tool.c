@@ -49,7 +49,7 @@ int main(int argc, char **argv)
 	}
 	cmd = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "q:bcs:6:4:")) != -1) {
+	while ((opt = getopt(argc, argv, "q:bcs:6:4:i:")) != -1) {
 		switch (opt) {
 		case 'q': {
 			char *dash = strchr(optarg, '-');
@@ -59,6 +59,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'b': c.fail_open = true; break;
+		case 'i': c.inject_dev = optarg; break;   /* srv6d's device */
 		case 'c': c.cpu_fanout = true; break;
 		case 's':
 			if (c.nsids == MAXP || parse_pfx(AF_INET6, optarg, &sids[c.nsids], &sidl[c.nsids]))
