@@ -11,7 +11,8 @@
 #   |  inline segs ff::1 / ff::8 1500 | ff::4 End.DX4, ff::a End.X psp| 1600 | UDP sink: count      |
 #   |  / ff::a, encap segs     |      | ff::b End.DT6, ff::8          | (1400| ff::9 End.DT6 (kernel|
 #   |  ff::6 / ff::4 / ff::b   |      | End.B6.Encaps -> segs ff::9;  | in 5)|  decap, case 3)      |
-#   |  (TSO)                   |      | TX csum offload off at eth1   |      |                      |
+#   |  (TSO)                   |      | route ::22 encap segs ff::9;  |      | ::22 (case 5)        |
+#   |                          |      | TX csum offload off at eth1   |      |                      |
 #   +--------------------------+      +-------------------------------+      +----------------------+
 #
 # 1. End: a 128 MiB TCP stream (src's TSO sends GSO super-packets, which
@@ -27,7 +28,9 @@
 #    checksums; dst's kernel decapsulates (End.DT6); 64 MiB with the right
 #    SHA-256, gso-segmented > 0.
 # 4. End.X with PSP and End.DT6: 16 MiB each.
-# 5. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
+# 5. An H.Encaps policy (route ... encap seg6 mode encap) for forwarded TCP:
+#    software segments, 32 MiB.
+# 6. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
 #    (segment size from the smallest link MTU).
 # Before `gso` existed srv6d refused the configuration (unknown keyword): every
 # check below fails on that code.
@@ -45,6 +48,7 @@ DT=2001:db8:ff::9
 DX6=2001:db8:ff::6
 DX4=2001:db8:ff::4
 SX=2001:db8:ff::a
+DST2=2001:db8:2::22
 DT6=2001:db8:ff::b
 GRO="$(dirname "$0")/../../bench/veth_gro.py"
 in_dst sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.eth0.seg6_enabled=1
@@ -77,6 +81,7 @@ csum_off "$NS_DST" eth0 rx || echo "# RX checksum offload on dst not turned off"
 	printf 'sid %s action End.DX4 nh4 10.2.0.2\n' $DX4
 	printf 'sid %s action End.X nh6 %s flavors psp\n' $SX $DST_ADDR
 	printf 'sid %s action End.DT6 table 100\n' $DT6
+	printf 'route %s/128 encap seg6 mode encap segs %s\n' $DST2 $DT
 } >"$TMPD/c.conf"
 # IPv4 for End.DX4
 ip -n "$NS_SRC" addr add 10.1.0.1/24 dev eth0
@@ -86,6 +91,7 @@ ip -n "$NS_DST" addr add 10.2.0.2/24 dev eth0
 ip -n "$NS_DST" route add default via 10.2.0.1
 in_rtr sysctl -qw net.ipv4.ip_forward=1
 ip -n "$NS_RTR" -6 route add $DST_ADDR/128 dev "$RTR_IF_DST" table 100
+ip -n "$NS_DST" addr add $DST2/64 dev eth0 nodad
 
 # tcp_rx PORT [BINDADDR]: dst's sink; prints "BYTES SHA256"
 tcp_rx() {
@@ -237,7 +243,21 @@ for i in range(5):
 	check "End.X psp and End.DT6 counted their packets ($(counter $SX packets), $(counter $DT6 packets))" \
 		all "[ $(counter $SX packets) -gt 0 ]" "[ $(counter $DT6 packets) -gt 0 ]"
 
-	# ---- 5. End out of a link smaller than the input: segments fit it ----
+	# ---- 5. H.Encaps policy (forwarded TCP, no SRH from src) ----
+	sg0=$(queue_stat gso-segmented)
+	in_src ip -6 route add $DST2/128 via $RTR_ADDR_SRC dev eth0
+	tcp_rx 9008
+	wait_until 5 listening 9008
+	tx=$(tcp_tx 9008 32 $DST2)
+	wait "$TCPPID"
+	rx=$(cat "$TMPD/tcp")
+	check "H.Encaps policy, gso on: 32 MiB arrive with the sender's SHA-256 (sent ${tx% *}, got ${rx% *})" \
+		all "[ -n \"$tx\" ]" "[ \"$tx\" = \"$rx\" ]"
+	srv6d_stats; sg1=$(queue_stat gso-segmented)
+	check "H.Encaps policy: super-packets segmented by srv6d (+$((sg1 - sg0)), route packets $(counter $DST2/128 packets))" \
+		all "[ $sg1 -gt $sg0 ]"
+
+	# ---- 6. End out of a link smaller than the input: segments fit it ----
 	# rtr's output MTU 1400 < its input's 1500; src's route says 1400 (as
 	# path MTU discovery would: not waited for here), so its segments fit.
 	# srv6d's segment size comes from the smallest link MTU, not the
