@@ -10,7 +10,7 @@
 #   | route dst/128 encap seg6 +------+ ff::1 End, ff::6 End.DX6,     +------+ RX csum offload off  |
 #   |  inline segs ff::1 / ff::8 1500 | ff::4 End.DX4, ff::a End.X psp| 1600 | UDP sink: count      |
 #   |  / ff::a, encap segs     |      | ff::b End.DT6, ff::8          | (1400| ff::9 End.DT6 (kernel|
-#   |  ff::6 / ff::4 / ff::b   |      | End.B6.Encaps -> segs ff::9;  | in 5)|  decap, case 3)      |
+#   |  ff::6 / ff::4 / ff::b   |      | End.B6.Encaps -> segs ff::9;  | in 6)|  decap, case 3)      |
 #   |  (TSO)                   |      | route ::22 encap segs ff::9;  |      | ::22 (case 5)        |
 #   |                          |      | TX csum offload off at eth1   |      |                      |
 #   +--------------------------+      +-------------------------------+      +----------------------+
