@@ -21,6 +21,10 @@
  *                                selection (include/srv6d/saddr.h)
  *   egress auto|verdict|inject   how results re-enter the kernel (default
  *                                auto): docs/ARCHITECTURE.md
+ *   gso on|off                   queue GSO super-packets whole (F_GSO) and
+ *                                inject them with a virtio-net header
+ *                                (default off; needs egress inject):
+ *                                docs/DATAPATH.md "GSO"
  *   cpu-affinity LIST|none       LIST = N[,N|N-M...]: one CPU per worker in
  *                                queue order; exactly as many as queues
  *   log-level LEVEL              emerg alert crit err warning notice info
@@ -219,6 +223,7 @@ struct srv6_conf {
 	bool cpu_fanout;               /* queue-cpu-fanout: --queue-cpu-fanout */
 	enum srv6_steer_mode steer;
 	enum srv6_egress_mode egress;
+	bool gso;                      /* gso on: NFQA_CFG_F_GSO (needs egress inject) */
 	bool has_encap_src;
 	struct in6_addr encap_src;
 	char steer_chain[SRV6_STEER_CHAIN_MAX + 1];  /* default SRV6_STEER_CHAIN */

@@ -95,6 +95,7 @@ struct srv6_inj_stats {
 	uint64_t l2_sent;             /* End.DX2 frames sent on their oif */
 	uint64_t errors;              /* frames the socket refused (counted, lost) */
 	uint64_t sendmmsgs;
+	uint64_t gso_sent;            /* of injected: GSO super-packets (vnet header) */
 };
 
 /**
@@ -114,6 +115,36 @@ void srv6_inj_close(struct srv6_inj *j);
  * Returns 0, -EMSGSIZE (too long for a frame), or -ENODEV (no device).
  */
 int srv6_inj_add(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *data, size_t len);
+
+/**
+ * srv6_inj_set_vnet - turn PACKET_VNET_HDR on (conf gso): from now on every
+ * frame is written behind a struct virtio_net_hdr (zero for plain frames),
+ * and srv6_inj_add_gso() can pass a partial checksum and a GSO size to the
+ * kernel, which completes the checksum and segments on the way out.  0 or
+ * -errno.  Owner thread, before the first frame.
+ */
+int srv6_inj_set_vnet(struct srv6_inj *j);
+
+/* What srv6_inj_add_gso() puts in the virtio-net header (offsets from the
+ * IP header, the frame's Ethernet header is added). */
+struct srv6_inj_gso {
+	uint16_t csum_start;          /* L4 header: checksum from here to the end */
+	uint16_t csum_offset;         /* checksum field, from csum_start */
+	uint16_t hdr_len;             /* headers through the TCP options */
+	uint16_t gso_size;            /* TCP payload bytes per segment; 0: not GSO
+					 (checksum completion only) */
+	bool ecn;                     /* CWR set: VIRTIO_NET_HDR_GSO_ECN */
+};
+
+/**
+ * srv6_inj_add_gso - srv6_inj_add() with a virtio-net header from @g
+ * (NULL: none): VIRTIO_NET_HDR_F_NEEDS_CSUM at @g's offsets (the L4 checksum
+ * field must hold the pseudo-header sum, as CHECKSUM_PARTIAL), and with a
+ * gso_size, GSO type TCPV6 (@family AF_INET6) or TCPV4.  -EOPNOTSUPP when
+ * srv6_inj_set_vnet() was not called; else as srv6_inj_add().
+ */
+int srv6_inj_add_gso(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *data,
+		     size_t len, const struct srv6_inj_gso *g);
 
 /**
  * srv6_inj_add_l2 - queue the Ethernet frame @data/@len for transmission on

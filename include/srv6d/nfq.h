@@ -58,6 +58,9 @@ struct srv6_nfq_opts {
 	uint16_t queue;
 	uint32_t maxlen;          /* queue length in packets */
 	bool fail_open;           /* NFQA_CFG_F_FAIL_OPEN */
+	bool gso;                 /* NFQA_CFG_F_GSO: GSO packets queued whole,
+				     partial checksums left partial (the
+				     worker must handle both: conf gso) */
 	unsigned int batch;       /* verdicts per sendmsg, 1..SRV6_NFQ_BATCH; 0 = max */
 	unsigned int rcvtimeo_ms; /* receive timeout; 0 = 200 ms */
 	size_t headroom;          /* bytes reserved in front of each received

@@ -30,6 +30,13 @@
  *   result that needs the injection egress when there is none
  *                             NF_DROP, "xfamily", and the SID's errors +
  *                             drops[unsupported]
+ *   w->gso (conf gso on): a GSO or partial-checksum packet's result is
+ *                             injected whole with a virtio-net header
+ *                             (plain TCP), segmented here (tunnel), its
+ *                             checksum completed here (not GSO); else
+ *                             NF_DROP, "gso_dropped" / "csum_dropped" and
+ *                             the SID's drops[unsupported]
+ *                             (docs/DATAPATH.md "GSO")
  *
  * Local SID chains: when a behavior (or a headend policy) forwards an IPv6
  * packet whose new destination is a local SID, or one of srv6d's policy
@@ -68,7 +75,8 @@ struct srv6_worker_stats {
 	uint64_t miss;           /* no SID/policy: NF_ACCEPT unchanged */
 	uint64_t malformed;      /* not an IPv6/IPv4 packet we can parse */
 	uint64_t truncated;
-	uint64_t gso;            /* GSO packet (F_GSO is off: never expected) */
+	uint64_t gso;            /* GSO packet with gso off (F_GSO off: never
+				    expected), dropped */
 	uint64_t xfamily;        /* result family differs from the hook's / L2 */
 	uint64_t too_big;        /* rewritten packet does not fit a verdict */
 	uint64_t icmp_sent;
@@ -79,6 +87,17 @@ struct srv6_worker_stats {
 	uint64_t injected;       /* results handed to the injection egress
 				    (the original got NF_DROP: consumed) */
 	uint64_t chained;        /* extra behaviors run for local SID chains */
+	/* conf gso (docs/DATAPATH.md "GSO") */
+	uint64_t gso_injected;   /* TCP super-packets injected whole (virtio-net
+				    header: the kernel segments them) */
+	uint64_t gso_segmented;  /* TCP super-packets segmented by srv6d (the
+				    result is a tunnel) */
+	uint64_t gso_segments;   /* segments those gave */
+	uint64_t gso_dropped;    /* GSO packets dropped: not TCP (UDP GSO...),
+				    unparseable, or no usable segment size */
+	uint64_t csum_completed; /* partial L4 checksums completed by srv6d */
+	uint64_t csum_dropped;   /* partial checksum not found where it must
+				    be (innermost TCP/UDP): dropped */
 };
 
 struct srv6_worker {
@@ -104,6 +123,10 @@ struct srv6_worker {
 	bool inject6;            /* IPv6 results of IPv6 hooks are injected too
 				    (egress inject, or a kernel that refuses
 				    header rewrites in verdicts) */
+	bool gso;                /* the queue has NFQA_CFG_F_GSO (conf gso on,
+				    only with inject6 and an injector in
+				    vnet mode): GSO and partial-checksum
+				    packets are handled, not dropped */
 	/* private */
 	pthread_t thread;
 	bool running;
@@ -114,6 +137,11 @@ struct srv6_worker {
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
 	struct srv6_ratelimit hmac_rl;   /* "SRH HMAC check failed" lines */
+	uint8_t *segbuf;         /* software GSO segments until the inject flush */
+	size_t segused;
+	int ifd;                 /* ioctl socket for link MTUs (-1 none yet) */
+	unsigned int mtu_min;    /* smallest MTU of the links that are up */
+	int64_t mtu_at;          /* when read (CLOCK_MONOTONIC_COARSE s) */
 };
 
 /**

@@ -104,7 +104,7 @@ struct conf_ctx {
 	unsigned int line;
 	/* "has" flags: the line a global keyword was seen on, 0 if not */
 	unsigned int has_queue, has_maxlen, has_failopen, has_steer, has_src, has_cpu, has_fanout;
-	unsigned int has_egress;
+	unsigned int has_egress, has_gso;
 	unsigned int has_loglevel;
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
@@ -232,6 +232,21 @@ static int g_egress(struct conf_ctx *x, char **argv)
 	}
 	conf_seterr(&x->e, "bad value %s for egress (auto, verdict or inject)", conf_q(&qb, argv[1]));
 	return -EINVAL;
+}
+
+static int g_gso(struct conf_ctx *x, char **argv)
+{
+	struct qtok qb;
+
+	if (!strcmp(argv[1], "on")) {
+		x->c->gso = true;
+	} else if (!strcmp(argv[1], "off")) {
+		x->c->gso = false;
+	} else {
+		conf_seterr(&x->e, "bad value %s for gso (on or off)", conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int g_loglevel(struct conf_ctx *x, char **argv)
@@ -617,6 +632,7 @@ static const struct global_kw {
 	{ "queue-cpu-fanout", offsetof(struct conf_ctx, has_fanout), g_fanout },
 	{ "steer",        offsetof(struct conf_ctx, has_steer),    g_steer },
 	{ "egress",       offsetof(struct conf_ctx, has_egress),   g_egress },
+	{ "gso",          offsetof(struct conf_ctx, has_gso),      g_gso },
 	{ "encap-source", offsetof(struct conf_ctx, has_src),      g_src },
 	{ "steer-chain",  offsetof(struct conf_ctx, has_chain),    g_chain },
 	{ "mark-base",    offsetof(struct conf_ctx, has_markbase), g_markbase },
@@ -734,6 +750,15 @@ static int conf_finish(struct conf_ctx *x)
 		return -EINVAL;
 	}
 
+	/* GSO super-packets are queued whole only where the result is
+	 * injected: a verdict would hand a rewritten one back CHECKSUM_NONE
+	 * (docs/DATAPATH.md). */
+	if (x->c->gso && x->c->egress != SRV6_EGRESS_INJECT) {
+		x->line = x->has_gso;
+		conf_seterr(&x->e, "gso on needs \"egress inject\" (a rewritten GSO packet cannot "
+			    "go back in a verdict)");
+		return -EINVAL;
+	}
 	if (x->c->ncpus && (unsigned int)x->c->ncpus != nq) {
 		x->line = x->has_cpu;
 		conf_seterr(&x->e, "cpu-affinity lists %d CPU%s for %u queue%s (one per queue)",

@@ -9,6 +9,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_packet.h>
 #include <linux/if_link.h>
+#include <linux/virtio_net.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -329,9 +330,10 @@ out:
 
 struct frame {
 	struct sockaddr_ll sa;
+	struct virtio_net_hdr vh;     /* iov[0] when the socket has PACKET_VNET_HDR */
 	uint8_t eth[ETH_HLEN];
-	bool l2;
-	struct iovec iov[2];
+	bool l2, gso;
+	struct iovec iov[3];
 	union {
 		char buf[CMSG_SPACE(sizeof(uint32_t))];
 		struct cmsghdr align;
@@ -341,6 +343,7 @@ struct frame {
 struct srv6_inj {
 	int fd;
 	bool have_dev;
+	bool vnet;                    /* PACKET_VNET_HDR: every frame has one */
 	struct srv6_injdev dev;
 	unsigned int n;
 	struct frame f[SRV6_INJ_BATCH];
@@ -395,31 +398,65 @@ static struct frame *slot(struct srv6_inj *j, size_t len)
 	return &j->f[j->n];
 }
 
+int srv6_inj_set_vnet(struct srv6_inj *j)
+{
+	int one = 1;
+
+	if (setsockopt(j->fd, SOL_PACKET, PACKET_VNET_HDR, &one, sizeof(one)) < 0)
+		return -errno;
+	j->vnet = true;
+	return 0;
+}
+
+/* @f's iov from index 1 is filled; iov[0] is the virtio-net header, used
+ * only when the socket has PACKET_VNET_HDR (none set: f->vh zero). */
 static void commit(struct srv6_inj *j, struct frame *f, int iovlen, bool with_mark)
 {
 	struct mmsghdr *m = &j->mm[j->n++];
 
 	memset(m, 0, sizeof(*m));
+	f->iov[0].iov_base = &f->vh;
+	f->iov[0].iov_len = sizeof(f->vh);
 	m->msg_hdr.msg_name = &f->sa;
 	m->msg_hdr.msg_namelen = sizeof(f->sa);
-	m->msg_hdr.msg_iov = f->iov;
-	m->msg_hdr.msg_iovlen = (size_t)iovlen;
+	m->msg_hdr.msg_iov = j->vnet ? f->iov : f->iov + 1;
+	m->msg_hdr.msg_iovlen = (size_t)iovlen + (j->vnet ? 1 : 0);
 	if (with_mark) {
 		m->msg_hdr.msg_control = f->ctl.buf;
 		m->msg_hdr.msg_controllen = sizeof(f->ctl.buf);
 	}
 }
 
-int srv6_inj_add(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *data, size_t len)
+int srv6_inj_add_gso(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *data,
+		     size_t len, const struct srv6_inj_gso *g)
 {
 	uint16_t type = family == AF_INET ? ETH_P_IP : ETH_P_IPV6;
 	struct frame *f;
 
 	if (!j->have_dev)
 		return -ENODEV;
+	if (g && !j->vnet)
+		return -EOPNOTSUPP;
 	f = slot(j, len);
 	if (!f)
 		return -EMSGSIZE;
+	memset(&f->vh, 0, sizeof(f->vh));
+	f->gso = false;
+	if (g) {
+		/* Offsets count from the frame's first byte (the Ethernet
+		 * header): SOCK_RAW. */
+		f->vh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		f->vh.csum_start = (uint16_t)(ETH_HLEN + g->csum_start);
+		f->vh.csum_offset = g->csum_offset;
+		f->vh.hdr_len = (uint16_t)(ETH_HLEN + g->hdr_len);
+		if (g->gso_size) {
+			f->vh.gso_type = (uint8_t)((family == AF_INET ? VIRTIO_NET_HDR_GSO_TCPV4 :
+						    VIRTIO_NET_HDR_GSO_TCPV6) |
+						   (g->ecn ? VIRTIO_NET_HDR_GSO_ECN : 0));
+			f->vh.gso_size = g->gso_size;
+			f->gso = true;
+		}
+	}
 	memset(&f->sa, 0, sizeof(f->sa));
 	f->sa.sll_family = AF_PACKET;
 	f->sa.sll_ifindex = j->dev.peer_ifindex;
@@ -431,10 +468,10 @@ int srv6_inj_add(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *d
 	f->eth[12] = (uint8_t)(type >> 8);
 	f->eth[13] = (uint8_t)type;
 	f->l2 = false;
-	f->iov[0].iov_base = f->eth;
-	f->iov[0].iov_len = ETH_HLEN;
-	f->iov[1].iov_base = (void *)data;
-	f->iov[1].iov_len = len;
+	f->iov[1].iov_base = f->eth;
+	f->iov[1].iov_len = ETH_HLEN;
+	f->iov[2].iov_base = (void *)data;
+	f->iov[2].iov_len = len;
 	if (mark) {
 		struct cmsghdr *c = &f->ctl.align;
 
@@ -445,6 +482,11 @@ int srv6_inj_add(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *d
 	}
 	commit(j, f, 2, mark != 0);
 	return 0;
+}
+
+int srv6_inj_add(struct srv6_inj *j, int family, uint32_t mark, const uint8_t *data, size_t len)
+{
+	return srv6_inj_add_gso(j, family, mark, data, len, NULL);
 }
 
 int srv6_inj_add_l2(struct srv6_inj *j, int ifindex, const uint8_t *data, size_t len)
@@ -463,8 +505,10 @@ int srv6_inj_add_l2(struct srv6_inj *j, int ifindex, const uint8_t *data, size_t
 	f->sa.sll_halen = ETH_ALEN;
 	memcpy(f->sa.sll_addr, data, ETH_ALEN);
 	f->l2 = true;
-	f->iov[0].iov_base = (void *)data;
-	f->iov[0].iov_len = len;
+	f->gso = false;
+	memset(&f->vh, 0, sizeof(f->vh));
+	f->iov[1].iov_base = (void *)data;
+	f->iov[1].iov_len = len;
 	commit(j, f, 1, false);
 	return 0;
 }
@@ -492,6 +536,8 @@ int srv6_inj_flush(struct srv6_inj *j)
 				ST_ADD(j, l2_sent, 1);
 			else
 				ST_ADD(j, injected, 1);
+			if (j->f[off + (unsigned int)i].gso)
+				ST_ADD(j, gso_sent, 1);
 		}
 		off += (unsigned int)r;
 	}

@@ -730,6 +730,15 @@ static void dump_workers(struct dump_ctx *x)
 				 " injected=%llu inject-errors=%llu l2-sent=%llu chained=%llu",
 				 (unsigned long long)s.injected, (unsigned long long)is.errors,
 				 (unsigned long long)is.l2_sent, (unsigned long long)s.chained);
+		n = (int)strlen(line);
+		if (w->gso && (size_t)n < sizeof(line))
+			snprintf(line + n, sizeof(line) - (size_t)n,
+				 " gso-injected=%llu gso-sent=%llu gso-segmented=%llu gso-segments=%llu "
+				 "gso-dropped=%llu csum-completed=%llu csum-dropped=%llu",
+				 (unsigned long long)s.gso_injected, (unsigned long long)is.gso_sent,
+				 (unsigned long long)s.gso_segmented,
+				 (unsigned long long)s.gso_segments, (unsigned long long)s.gso_dropped,
+				 (unsigned long long)s.csum_completed, (unsigned long long)s.csum_dropped);
 		if (x->f)
 			fprintf(x->f, "%s\n", line);
 		else
@@ -863,6 +872,8 @@ static void start_only_changes(const struct srv6_conf *run,
 		name_add(names, sizeof(names), "worker-sched");
 	if (nc->egress != run->egress)
 		name_add(names, sizeof(names), "egress");
+	if (nc->gso != run->gso)
+		name_add(names, sizeof(names), "gso");
 	if (strcmp(nc->steer_chain, run->steer_chain))
 		name_add(names, sizeof(names), "steer-chain");
 	if (nc->mark_base != run->mark_base)
@@ -1079,8 +1090,15 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 		d->inject6 = r == 0;
 		break;
 	}
-	for (unsigned int i = 0; i < d->nworkers; i++)
+	for (unsigned int i = 0; i < d->nworkers; i++) {
 		d->workers[i].inject6 = d->inject6;
+		/* conf refuses gso without egress inject, which succeeded here */
+		d->workers[i].gso = c->gso && d->inject6;
+		if (d->workers[i].gso && srv6_inj_set_vnet(d->workers[i].inj) < 0) {
+			snprintf(err, errlen, "gso on: PACKET_VNET_HDR refused on the injection socket");
+			return -EIO;
+		}
+	}
 	/* IPv4 rp_filter is max(all, dev): srv6d set its device to 0, but a
 	 * strict "all" still drops every injected IPv4 result (its source is
 	 * routed through another interface). */
@@ -2226,6 +2244,16 @@ static int ctl_prometheus(struct daemon *d, FILE *o)
 			  offsetof(struct srv6_worker_stats, injected), false },
 			{ "queue_enobufs_total", "Receive overruns (the kernel dropped packets).",
 			  offsetof(struct srv6_nfq_stats, enobufs), true },
+			{ "queue_gso_injected_total", "GSO super-packets injected whole (gso on).",
+			  offsetof(struct srv6_worker_stats, gso_injected), false },
+			{ "queue_gso_segmented_total", "GSO super-packets segmented by srv6d (gso on).",
+			  offsetof(struct srv6_worker_stats, gso_segmented), false },
+			{ "queue_gso_dropped_total", "GSO packets dropped: not TCP or no segment size (gso on).",
+			  offsetof(struct srv6_worker_stats, gso_dropped), false },
+			{ "queue_csum_completed_total", "Partial checksums completed by srv6d (gso on).",
+			  offsetof(struct srv6_worker_stats, csum_completed), false },
+			{ "queue_csum_dropped_total", "Partial checksums not found: dropped (gso on).",
+			  offsetof(struct srv6_worker_stats, csum_dropped), false },
 		};
 
 		for (size_t f = 0; f < sizeof(qf) / sizeof(qf[0]); f++) {
@@ -2617,6 +2645,7 @@ int main(int argc, char **argv)
 			.queue = (uint16_t)(d.conf.queue_first + i),
 			.maxlen = d.conf.queue_maxlen,
 			.fail_open = d.conf.fail_open,
+			.gso = d.conf.gso,
 			.headroom = SRV6_PKT_HEADROOM,
 		};
 

@@ -272,6 +272,8 @@ int srv6_nfq_open(struct srv6_nfq **qp, const struct srv6_nfq_opts *o,
 	nfq_nlmsg_cfg_put_params(nlh, NFQNL_COPY_PACKET, SRV6_NFQ_COPY_RANGE);
 	nfq_nlmsg_cfg_put_qmaxlen(nlh, o->maxlen ? o->maxlen : 1024);
 	flags = o->fail_open ? NFQA_CFG_F_FAIL_OPEN : 0;
+	if (o->gso)
+		flags |= NFQA_CFG_F_GSO;
 	mnl_attr_put_u32(nlh, NFQA_CFG_FLAGS, htonl(flags));
 	mnl_attr_put_u32(nlh, NFQA_CFG_MASK,
 			 htonl(NFQA_CFG_F_FAIL_OPEN | NFQA_CFG_F_GSO | NFQA_CFG_F_CONNTRACK |

@@ -273,6 +273,8 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 	fprintf(out, "steer %s\n", c->steer == SRV6_STEER_AUTO ? "auto" : "none");
 	fprintf(out, "egress %s\n", c->egress == SRV6_EGRESS_INJECT ? "inject" :
 		     c->egress == SRV6_EGRESS_VERDICT ? "verdict" : "auto");
+	if (c->gso)
+		fprintf(out, "gso on\n");
 	if (c->has_encap_src) {
 		inet_ntop(AF_INET6, &c->encap_src, a, sizeof(a));
 		fprintf(out, "encap-source %s\n", a);

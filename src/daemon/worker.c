@@ -10,11 +10,18 @@
 #include <linux/netfilter/nfnetlink_queue.h>
 #include <netinet/icmp6.h>
 #include <pthread.h>
+#include <net/if.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "srv6d/cache.h"
+#include "srv6d/gso.h"
 #include "srv6d/headend.h"
 #include "srv6d/icmp_tx.h"
 #include "srv6d/log.h"
@@ -28,6 +35,17 @@
 #define W_INC(w, f) \
 	__atomic_store_n(&(w)->st.f, __atomic_load_n(&(w)->st.f, __ATOMIC_RELAXED) + 1, \
 			 __ATOMIC_RELAXED)
+
+#define W_ADD(w, f, v) \
+	__atomic_store_n(&(w)->st.f, __atomic_load_n(&(w)->st.f, __ATOMIC_RELAXED) + (v), \
+			 __ATOMIC_RELAXED)
+
+/* Software GSO: segments wait here for the inject flush. */
+#define SEGBUF_SIZE (256u << 10)
+#define SEG_MAX     256
+/* A segment carries at least this much payload (RFC 9293's default MSS
+ * over IPv4: anything smaller is not a path this code should invent). */
+#define MSS_MIN     536
 
 /* Per-SID counters: the worker is the only writer of its slot; relaxed
  * stores keep concurrent readers (counter dumps) well-defined. */
@@ -217,6 +235,170 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
 }
 
+/* The smallest MTU of this namespace's interfaces that are up (loopback
+ * left out), re-read at most once a second; 0 when none could be read.  A
+ * segment that fits it fits every link the kernel can send it out of. */
+static unsigned int links_min_mtu(struct srv6_worker *w)
+{
+	struct if_nameindex *ifs, *i;
+	struct timespec ts;
+	unsigned int min = 0;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	if (w->mtu_at == (int64_t)ts.tv_sec && w->mtu_min)
+		return w->mtu_min;
+	if (w->ifd < 0)
+		w->ifd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	ifs = w->ifd >= 0 ? if_nameindex() : NULL;
+	for (i = ifs; i && i->if_index; i++) {
+		struct ifreq ifr;
+
+		memset(&ifr, 0, sizeof(ifr));
+		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", i->if_name);
+		if (ioctl(w->ifd, SIOCGIFFLAGS, &ifr) < 0 || !(ifr.ifr_flags & IFF_UP) ||
+		    (ifr.ifr_flags & IFF_LOOPBACK))
+			continue;
+		if (ioctl(w->ifd, SIOCGIFMTU, &ifr) < 0 || ifr.ifr_mtu <= 0)
+			continue;
+		if (!min || (unsigned int)ifr.ifr_mtu < min)
+			min = (unsigned int)ifr.ifr_mtu;
+	}
+	if (ifs)
+		if_freenameindex(ifs);
+	w->mtu_min = min;
+	w->mtu_at = (int64_t)ts.tv_sec;
+	return min;
+}
+
+/* The TCP payload per segment for the GSO packet @p, which NFQUEUE does not
+ * say: the smallest MTU of the host's links that are up (so that no segment
+ * is too big for the output, whichever it is; IPv6's 1280 / IPv4's 576 when
+ * none can be read) less the packet's own headers through the TCP options.
+ * Never larger than the input link allowed the sender's segments.  A
+ * smaller MSS of the sender (a lower path MTU further on) is not known here:
+ * docs/DATAPATH.md.  0 when @p is no TCP super-packet srv6d can segment (UDP
+ * GSO...). */
+static size_t gso_mss(struct srv6_worker *w, const struct srv6_nfq_packet *p)
+{
+	struct srv6_l4info li;
+	unsigned int mtu;
+	size_t hl;
+
+	if (srv6_l4_parse(p->data, p->len, &li) < 0 || li.l4_proto != IPPROTO_TCP)
+		return 0;
+	mtu = links_min_mtu(w);
+	if (!mtu)
+		mtu = li.ip_ver[0] == 6 ? 1280 : 576;
+	hl = (size_t)li.l4_off + li.l4_hlen;
+	if (mtu < hl + MSS_MIN)
+		return 0;
+	return mtu - hl;
+}
+
+static int gso_drop(struct srv6_worker *w, struct srv6_nfq_packet *p, struct srv6_counters *cnt)
+{
+	if (p->skbinfo & NFQA_SKB_GSO)
+		W_INC(w, gso_dropped);
+	else
+		W_INC(w, csum_dropped);
+	cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
+	return verdict_drop(w, p->id);
+}
+
+/* A result (@family AF_INET6/AF_INET) of a GSO packet or of one whose L4
+ * checksum is partial (conf gso; @mss from gso_mss for GSO).  Plain
+ * TCP/IP (End, End.X, End.T, PSP, the decapsulations): injected whole with
+ * a virtio-net header, the kernel finishes the checksum and segments.
+ * Inside a tunnel (the encapsulations): segmented here, full checksums.
+ * Not GSO: the partial checksum completed here.  Anything else: dropped and
+ * counted, never sent with a wrong checksum. */
+static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
+			  struct srv6_pkt *pkt, const struct srv6_result *res,
+			  struct srv6_counters *cnt, uint64_t bytes, size_t mss)
+{
+	bool gso = p->skbinfo & NFQA_SKB_GSO;
+	uint32_t mark = result_mark(w, p, res);
+	size_t seglen[SEG_MAX], hl, room;
+	struct srv6_l4info li;
+	unsigned int nsegs, mtu;
+	int n, r;
+
+	if (srv6_l4_parse(pkt->data, pkt->len, &li) < 0 ||
+	    (gso && li.l4_proto != IPPROTO_TCP))
+		return gso_drop(w, p, cnt);
+	if (!gso) {
+		/* The partial checksum is the innermost TCP/UDP's: its field
+		 * holds that pseudo-header's sum, or it is elsewhere. */
+		if (!srv6_l4_partial_ok(pkt->data, pkt->len, &li) ||
+		    srv6_csum_complete(pkt->data, pkt->len, li.l4_off, srv6_l4_csum_off(&li)) < 0)
+			return gso_drop(w, p, cnt);
+		W_INC(w, csum_completed);
+		return inject(w, p, family, pkt, res, cnt, bytes);
+	}
+	hl = (size_t)li.l4_off + li.l4_hlen;
+	/* A result with more headers than the input (an encapsulation, an
+	 * inserted SRH) gets smaller segments, so that they still fit the
+	 * smallest link MTU. */
+	mtu = links_min_mtu(w);
+	if (mtu > hl && mtu - hl < mss)
+		mss = mtu - hl;
+	if (mss < MSS_MIN)
+		return gso_drop(w, p, cnt);
+	if (li.nip == 1) {
+		uint8_t *th = pkt->data + li.l4_off;
+		uint16_t ps = srv6_l4_pseudo(pkt->data, &li, pkt->len - li.l4_off);
+		struct srv6_inj_gso g = {
+			.csum_start = li.l4_off,
+			.csum_offset = 16,
+			.hdr_len = (uint16_t)hl,
+			.gso_size = pkt->len - hl > mss ? (uint16_t)mss : 0,
+			.ecn = th[13] & 0x80,
+		};
+
+		/* CHECKSUM_PARTIAL: the pseudo-header over the whole TCP
+		 * length, with the final destination (RFC 8200 8.1), which
+		 * none of these behaviors changes. */
+		th[16] = (uint8_t)(ps >> 8);
+		th[17] = (uint8_t)ps;
+		r = srv6_inj_add_gso(w->inj, family, mark, pkt->data, pkt->len, &g);
+		if (r < 0) {
+			W_INC(w, too_big);
+			cnt_error(cnt, SRV6_DROP_NO_ROOM);
+			return verdict_drop(w, p->id);
+		}
+		cnt_ok(cnt, bytes);
+		W_INC(w, injected);
+		W_INC(w, gso_injected);
+		return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
+	}
+	room = srv6_tcp_segment_room(pkt->len, &li, mss, &nsegs);
+	if (!w->segbuf || room > SEGBUF_SIZE || nsegs > SEG_MAX)
+		return gso_drop(w, p, cnt);
+	if (w->segused + room > SEGBUF_SIZE) {
+		(void)srv6_inj_flush(w->inj);
+		w->segused = 0;
+	}
+	n = srv6_tcp_segment(pkt->data, pkt->len, &li, mss, w->segbuf + w->segused,
+			     SEGBUF_SIZE - w->segused, seglen, SEG_MAX);
+	if (n <= 0)
+		return gso_drop(w, p, cnt);
+	for (int i = 0, off = 0; i < n; off += (int)seglen[i], i++) {
+		r = srv6_inj_add(w->inj, family, mark, w->segbuf + w->segused + off, seglen[i]);
+		if (r < 0) {
+			W_INC(w, too_big);
+			cnt_error(cnt, SRV6_DROP_NO_ROOM);
+			w->segused += room;
+			return verdict_drop(w, p->id);
+		}
+	}
+	w->segused += room;
+	cnt_ok(cnt, bytes);
+	W_INC(w, injected);
+	W_INC(w, gso_segmented);
+	W_ADD(w, gso_segments, (uint64_t)n);
+	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
+}
+
 /* RFC 8754 §2.1.2.1: a failed HMAC check SHOULD be logged (rate limited). */
 static void log_hmac(struct srv6_worker *w, const struct srv6_pkt *pkt, uint32_t indev)
 {
@@ -240,13 +422,21 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	/* a policy packet: the FIB routed it to srv6d's device, the queue
 	 * took it at mangle POSTROUTING */
 	bool post = w->pol_ifindex && p->outdev == w->pol_ifindex;
+	/* conf gso: this packet's checksum is partial (and it may be GSO) */
+	bool partial = w->gso && (p->skbinfo & (NFQA_SKB_GSO | NFQA_SKB_CSUMNOTREADY));
+	size_t mss = 0;
 
 	W_INC(w, packets);
 	if (p->truncated) {
 		W_INC(w, truncated);
 		return verdict_drop(w, p->id);
 	}
-	if (p->skbinfo & NFQA_SKB_GSO) {
+	if ((p->skbinfo & NFQA_SKB_GSO) && w->gso) {
+		/* Its segment size, before the behavior rewrites it. */
+		mss = gso_mss(w, p);
+		if (!mss)
+			return gso_drop(w, p, NULL);
+	} else if (p->skbinfo & NFQA_SKB_GSO) {
 		/* Not expected (F_GSO off); a rewritten super-packet would be
 		 * handed back with CHECKSUM_NONE, so never echo one. */
 		W_INC(w, gso);
@@ -356,7 +546,8 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	switch (res.verdict) {
 	case SRV6_V_FORWARD6:
 	case SRV6_V_FORWARD4:
-		if (pkt.len > 0xffffu - 4) {
+		/* (a GSO result may be longer: segmented or injected whole) */
+		if (!partial && pkt.len > 0xffffu - 4) {
 			W_INC(w, too_big);
 			cnt_error(cnt, SRV6_DROP_NO_ROOM);
 			return verdict_drop(w, p->id);
@@ -368,6 +559,9 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 			 * at 255 it leaves with 254). */
 			hop_inc(pkt.data, pkt.len);
 		}
+		if (partial)
+			return inject_partial(w, p, res.verdict == SRV6_V_FORWARD6 ? AF_INET6 : AF_INET,
+					      &pkt, &res, cnt, bytes, mss);
 		/* A policy packet's route is chosen (srv6d's device): a
 		 * verdict cannot reroute it, the result is injected. */
 		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6 &&
@@ -392,6 +586,8 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	case SRV6_V_ICMP:
 		return do_icmp(w, p, pkt.data, pkt.len, &res, cnt, bytes);
 	case SRV6_V_L2:
+		if (partial)   /* an inner checksum srv6d does not look for */
+			return gso_drop(w, p, cnt);
 		if (!w->inj) {
 			W_INC(w, xfamily);
 			cnt_error(cnt, SRV6_DROP_UNSUPPORTED);
@@ -418,6 +614,7 @@ static void run_batch(struct srv6_worker *w, struct srv6_ratelimit *rl)
 	 * next receive reuses them (their loss is counted by the injector). */
 	if (w->inj)
 		(void)srv6_inj_flush(w->inj);
+	w->segused = 0;
 	if (srv6_nfq_flush(w->nfq) < 0)
 		r = -1;
 	/* Every noref entry of this batch dies here: verdicts are sent. */
@@ -461,6 +658,14 @@ static void *worker_main(void *arg)
 				 "(needs CAP_SYS_NICE or LimitRTPRIO): it runs under the default policy",
 				 srv6_nfq_queue(w->nfq), w->fifo_prio, strerror(r));
 	}
+	w->ifd = -1;
+	w->mtu_min = 0;
+	w->mtu_at = 0;
+	w->segused = 0;
+	w->segbuf = w->gso ? malloc(SEGBUF_SIZE) : NULL;
+	if (w->gso && !w->segbuf)
+		srv6_log(LOG_WARNING, "queue %u: no memory for GSO segments: GSO packets inside "
+			 "tunnels are dropped (gso-dropped)", srv6_nfq_queue(w->nfq));
 	w->icmp = srv6_icmp_tx_open(err, sizeof(err));
 	if (!w->icmp)
 		srv6_log(LOG_WARNING, "queue %u: no ICMPv6 sender (%s): ICMP answers are counted as failed",
@@ -507,6 +712,11 @@ static void *worker_main(void *arg)
 	srv6_reader_unregister();
 	srv6_icmp_tx_close(w->icmp);
 	w->icmp = NULL;
+	free(w->segbuf);
+	w->segbuf = NULL;
+	if (w->ifd >= 0)
+		close(w->ifd);
+	w->ifd = -1;
 	return NULL;
 }
 

@@ -598,6 +598,13 @@ static const struct err_case err_cases[] = {
 	{ "queue 0-3\nqueue 2 policy hold\n",
 	  "t.conf:2: policy queue 2 is one of the SRv6 queues 0-3 (\"queue\")" },
 	{ "queue 70000 policy hold\n", "t.conf:1: queue \"70000\" out of range (0..65535)" },
+	/* gso */
+	{ "gso yes\n", "t.conf:1: bad value \"yes\" for gso (on or off)" },
+	{ "gso on\n", "t.conf:1: gso on needs \"egress inject\" (a rewritten GSO packet cannot "
+	  "go back in a verdict)" },
+	{ "egress verdict\n\ngso on\n", "t.conf:3: gso on needs \"egress inject\" (a rewritten GSO "
+	  "packet cannot go back in a verdict)" },
+	{ "gso off\ngso off\n", "t.conf:2: duplicate \"gso\" (first at line 1)" },
 	/* line-level */
 	{ "sid 2001:db8::1 action End count count count count count count count count count count "
 	  "count count count count count count count count count count count count count count "
@@ -606,6 +613,24 @@ static const struct err_case err_cases[] = {
 	  "count count count count count count count count count\n",
 	  "t.conf:1: too many words (at most 64)" },
 };
+
+static void test_gso(void **state)
+{
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	(void)state;
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "queue 0\n", err, sizeof(err)), 0);
+	assert_false(c.gso);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "gso on\negress inject\n", err,
+						sizeof(err)), 0);
+	assert_true(c.gso);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "gso off\n", err, sizeof(err)), 0);
+	assert_false(c.gso);
+	srv6_conf_free(&c);
+}
 
 static void test_errors(void **state)
 {
@@ -1260,6 +1285,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_globals),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_gso),
 		cmocka_unit_test(test_first_error_wins),
 		cmocka_unit_test(test_policy_queues),
 		cmocka_unit_test(test_instance),

@@ -1,0 +1,282 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# test_gso.sh - conf `gso on`: GSO super-packets and checksum-partial
+# packets queued whole (NFQA_CFG_F_GSO) come out right.
+#
+#   +--------------------------+      +-------------------------------+      +----------------------+
+#   | src                      |      | rtr  srv6d, egress inject,    |      | dst                  |
+#   | TCP/UDP -> dst           | eth0 | gso on; GRO on the ingress    | eth0 | TCP sink: SHA-256,   |
+#   | route dst/128 encap seg6 +------+ ff::1 End, ff::6 End.DX6,     +------+ RX csum offload off  |
+#   |  inline segs ff::1 / ff::8 1500 | ff::4 End.DX4, ff::a End.X psp| 1600 | UDP sink: count      |
+#   |  / ff::a, encap segs     |      | ff::b End.DT6, ff::8          | (1400| ff::9 End.DT6 (kernel|
+#   |  ff::6 / ff::4 / ff::b   |      | End.B6.Encaps -> segs ff::9;  | in 6)|  decap, case 3)      |
+#   |  (TSO)                   |      | route ::22 encap segs ff::9;  |      | ::22 (case 5)        |
+#   |                          |      | TX csum offload off at eth1   |      |                      |
+#   +--------------------------+      +-------------------------------+      +----------------------+
+#
+# 1. End: a 128 MiB TCP stream (src's TSO sends GSO super-packets, which
+#    srv6d rewrites once and injects with a virtio-net header: the kernel
+#    completes the checksum and segments) arrives with the sender's SHA-256;
+#    dst counts no TCP checksum error; srv6d's gso-injected / gso-sent > 0.
+#    20 UDP datagrams with partial checksums (csum-completed) all arrive.
+# 2. End.DX6 / End.DX4 (src encapsulates, `encap seg6 mode encap`): the
+#    decapsulated result is plain TCP over IPv6 / IPv4, injected whole with
+#    GSO type TCPV6 / TCPV4; 64 MiB each with the right SHA-256.
+# 3. End.B6.Encaps (an encapsulation: the result is a tunnel, which a
+#    virtio-net header cannot describe): srv6d segments in software with full
+#    checksums; dst's kernel decapsulates (End.DT6); 64 MiB with the right
+#    SHA-256, gso-segmented > 0.
+# 4. End.X with PSP and End.DT6: 16 MiB each.
+# 5. An H.Encaps policy (route ... encap seg6 mode encap) for forwarded TCP:
+#    software segments, 32 MiB.
+# 6. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
+#    (segment size from the smallest link MTU).
+# Before `gso` existed srv6d refused the configuration (unknown keyword): every
+# check below fails on that code.
+set -u
+source "$(dirname "$0")/lib.sh"
+
+require_env
+trap cleanup EXIT
+topo_create || { echo "cannot create the topology"; exit 1; }
+if ! srv6d_built; then fail "gso" "srv6d not built ($SRV6D)"; summary; exit; fi
+
+SID=2001:db8:ff::1
+B6=2001:db8:ff::8
+DT=2001:db8:ff::9
+DX6=2001:db8:ff::6
+DX4=2001:db8:ff::4
+SX=2001:db8:ff::a
+DST2=2001:db8:2::22
+DT6=2001:db8:ff::b
+GRO="$(dirname "$0")/../../bench/veth_gro.py"
+in_dst sysctl -qw net.ipv6.conf.all.seg6_enabled=1 net.ipv6.conf.eth0.seg6_enabled=1
+# The encapsulation adds 64 bytes: the underlay carries them (MTU 1600).
+ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 1600
+ip -n "$NS_DST" link set eth0 mtu 1600
+in_dst ip -6 route add $DT/128 encap seg6local action End.DT6 table 255 dev eth0
+in_rtr "$PY" "$GRO" "$RTR_IF_SRC" 1 || echo "# GRO on $RTR_IF_SRC not set"
+# Checksums really checked: rtr's output computes them in software (no TX
+# checksum offload, hence no TSO: segmentation in software too) and dst
+# verifies them (no RX checksum offload: veth would mark the packets
+# CHECKSUM_UNNECESSARY).  Between veths otherwise nothing ever looks at them.
+csum_off() { # NS DEV rx|tx (legacy ethtool ioctls; ethtool is not installed)
+	local ns=$1; shift
+	ip netns exec "$ns" "$PY" -c '
+import ctypes, fcntl, socket, struct, sys
+cmd = {"rx": 0x15, "tx": 0x17}[sys.argv[2]]   # ETHTOOL_SRXCSUM / ETHTOOL_STXCSUM
+val = ctypes.create_string_buffer(struct.pack("II", cmd, 0))
+ifr = struct.pack("16sP", sys.argv[1].encode(), ctypes.addressof(val)) + b"\0" * 16
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+fcntl.ioctl(s.fileno(), 0x8946, ifr)' "$1" "$2"
+}
+csum_off "$NS_RTR" "$RTR_IF_DST" tx || echo "# TX checksum offload on $RTR_IF_DST not turned off"
+csum_off "$NS_DST" eth0 rx || echo "# RX checksum offload on dst not turned off"
+{
+	printf 'queue 0\nsteer auto\negress inject\ngso on\nencap-source %s\n' $RTR_ADDR_DST
+	printf 'sid %s action End\n' $SID
+	printf 'sid %s action End.B6.Encaps srh segs %s\n' $B6 $DT
+	printf 'sid %s action End.DX6 nh6 %s\n' $DX6 $DST_ADDR
+	printf 'sid %s action End.DX4 nh4 10.2.0.2\n' $DX4
+	printf 'sid %s action End.X nh6 %s flavors psp\n' $SX $DST_ADDR
+	printf 'sid %s action End.DT6 table 100\n' $DT6
+	printf 'route %s/128 encap seg6 mode encap segs %s\n' $DST2 $DT
+} >"$TMPD/c.conf"
+# IPv4 for End.DX4
+ip -n "$NS_SRC" addr add 10.1.0.1/24 dev eth0
+ip -n "$NS_RTR" addr add 10.1.0.2/24 dev "$RTR_IF_SRC"
+ip -n "$NS_RTR" addr add 10.2.0.1/24 dev "$RTR_IF_DST"
+ip -n "$NS_DST" addr add 10.2.0.2/24 dev eth0
+ip -n "$NS_DST" route add default via 10.2.0.1
+in_rtr sysctl -qw net.ipv4.ip_forward=1
+ip -n "$NS_RTR" -6 route add $DST_ADDR/128 dev "$RTR_IF_DST" table 100
+ip -n "$NS_DST" addr add $DST2/64 dev eth0 nodad
+
+# tcp_rx PORT [BINDADDR]: dst's sink; prints "BYTES SHA256"
+tcp_rx() {
+	in_dst "$PY" -c '
+import hashlib, socket, sys
+a = sys.argv[2]
+l = socket.socket(socket.AF_INET if "." in a else socket.AF_INET6, socket.SOCK_STREAM)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind((a, int(sys.argv[1]))); l.listen(1); l.settimeout(20)
+c, _ = l.accept(); c.settimeout(20)
+h = hashlib.sha256(); n = 0
+try:
+    while True:
+        d = c.recv(1 << 20)
+        if not d:
+            break
+        h.update(d); n += len(d)
+except OSError:
+    pass
+print(n, h.hexdigest())' "$1" "${2:-::}" >"$TMPD/tcp" &
+	TCPPID=$!
+}
+# tcp_tx PORT MIB [DSTADDR]: send MIB MiB of pseudo-random data; prints "BYTES SHA256"
+tcp_tx() {
+	in_src "$PY" -c '
+import hashlib, random, socket, sys
+r = random.Random(14)
+blk = [r.randbytes(1 << 20) for _ in range(7)]
+s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=20)
+h = hashlib.sha256(); n = 0
+for i in range(int(sys.argv[3])):
+    b = blk[(i * 3) % 7]
+    s.sendall(b); h.update(b); n += len(b)
+s.close()
+print(n, h.hexdigest())' "${3:-$DST_ADDR}" "$1" "$2"
+}
+# all "TEST"...: every bracket test holds (check takes one command)
+all() { local t; for t in "$@"; do eval "$t" || return 1; done; }
+listening() { in_dst ss -H -6 -ltn "( sport = :$1 )" 2>/dev/null | grep -q .; }
+listening4() { in_dst ss -H -4 -ltn "( sport = :$1 )" 2>/dev/null | grep -q .; }
+csum_errors() { in_dst nstat -az TcpInCsumErrors 2>/dev/null | awk '$1 == "TcpInCsumErrors" {print $2}'; }
+udp_rx() {
+	in_dst "$PY" -c '
+import socket, sys
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.bind(("::", 9999)); s.settimeout(2)
+n = 0
+try:
+    while True:
+        s.recv(2048); n += 1
+except OSError:
+    pass
+print(n)' >"$TMPD/rx" &
+	RXPID=$!
+	wait_until 5 udp_bound
+}
+udp_bound() { in_dst ss -H -6 -lun "( sport = :9999 )" 2>/dev/null | grep -q .; }
+
+# run_tcp NAME PORT MIB: one transfer, checks bytes and digest
+run_tcp() {
+	local tx rx
+	tcp_rx "$2"
+	wait_until 5 listening "$2"
+	tx=$(tcp_tx "$2" "$3")
+	wait "$TCPPID"
+	rx=$(cat "$TMPD/tcp")
+	check "$1: $3 MiB arrive with the sender's SHA-256 (sent ${tx% *} bytes, got ${rx% *})" \
+		all "[ -n \"$tx\" ]" "[ \"$tx\" = \"$rx\" ]"
+}
+
+if srv6d_start "$TMPD/c.conf" "$TMPD/stats" "$TMPD/log"; then
+	# ---- 1. End ----
+	in_src ip -6 route add $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0
+	ce0=$(csum_errors); ce0=${ce0:-0}
+	run_tcp "End, gso on" 9001 128
+	udp_rx
+	in_src "$PY" -c "
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+for i in range(20):
+    s.sendto(b'srv6d-gso-%04d' % i + b'x' * 300, ('$DST_ADDR', 9999))"
+	wait "$RXPID"
+	check "End: the 20 UDP datagrams with partial checksums arrive ($(cat "$TMPD/rx"))" \
+		[ "$(cat "$TMPD/rx")" = 20 ]
+	srv6d_stats
+	gi=$(queue_stat gso-injected); gs=$(queue_stat gso-sent); cc=$(queue_stat csum-completed)
+	ie=$(queue_stat inject-errors)
+	gd0=$(queue_stat gso-dropped)
+	# UDP GSO (UDP_SEGMENT): srv6d cannot know the sender's segment size
+	# (NFQUEUE does not say): dropped and counted, never sent wrong.
+	udp_rx
+	in_src "$PY" -c "
+import socket
+s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_UDP, 103, 1000)   # UDP_SEGMENT
+for i in range(5):
+    s.sendto(b'u' * 4000, ('$DST_ADDR', 9999))"
+	wait "$RXPID"
+	srv6d_stats
+	gd1=$(queue_stat gso-dropped); urx=$(cat "$TMPD/rx")
+	check "End: UDP GSO super-packets dropped and counted, none delivered (gso-dropped +$((gd1 - gd0)), rx $urx)" \
+		all "[ \"$gd1\" -gt \"$gd0\" ]" "[ \"$urx\" = 0 ]"
+	gd=$(queue_stat gso-dropped); cd=$(queue_stat csum-dropped)
+	ce=$(csum_errors); ce=${ce:-0}
+	check "End: GSO super-packets injected whole, each taken by the socket (gso-injected=$gi gso-sent=$gs inject-errors=$ie)" \
+		all "[ \"$gi\" -gt 0 ]" "[ \"$gs\" -eq \"$gi\" ]" "[ \"$ie\" -eq 0 ]"
+	check "End: partial checksums completed (csum-completed=$cc)" [ "$cc" -gt 0 ]
+	check "End: TCP lost nothing to GSO or checksum handling (gso-dropped=$gd csum-dropped=$cd)" \
+		all "[ \"$gd0\" -eq 0 ]" "[ \"$cd\" -eq 0 ]"
+	check "End: dst saw no TCP checksum error ($ce0 -> $ce)" [ "$ce" -eq "$ce0" ]
+
+	# ---- 2. decapsulations: src encapsulates, the result is plain TCP ----
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode encap segs $DX6 via $RTR_ADDR_SRC dev eth0
+	srv6d_stats; gi0=$(queue_stat gso-injected)
+	run_tcp "End.DX6, gso on" 9003 64
+	srv6d_stats; gi1=$(queue_stat gso-injected)
+	check "End.DX6: GSO super-packets decapsulated and injected whole ($((gi1 - gi0)))" \
+		all "[ \"$gi1\" -gt \"$gi0\" ]" "[ $(counter $DX6 packets) -gt 0 ]"
+	in_src ip route add 10.2.0.2/32 encap seg6 mode encap segs $DX4 dev eth0
+	tcp_rx 9004 0.0.0.0
+	wait_until 5 listening4 9004
+	tx=$(tcp_tx 9004 64 10.2.0.2)
+	wait "$TCPPID"
+	rx=$(cat "$TMPD/tcp")
+	check "End.DX4, gso on: 64 MiB over IPv4 arrive with the sender's SHA-256 (sent ${tx% *}, got ${rx% *})" \
+		all "[ -n \"$tx\" ]" "[ \"$tx\" = \"$rx\" ]"
+	srv6d_stats; gi2=$(queue_stat gso-injected)
+	check "End.DX4: GSO super-packets injected whole as TCPV4 ($((gi2 - gi1)))" \
+		all "[ \"$gi2\" -gt \"$gi1\" ]" "[ $(counter $DX4 packets) -gt 0 ]"
+
+	# ---- 3. End.B6.Encaps: software segmentation ----
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $B6 via $RTR_ADDR_SRC dev eth0
+	run_tcp "End.B6.Encaps, gso on" 9002 64
+	srv6d_stats
+	sg=$(queue_stat gso-segmented); sn=$(queue_stat gso-segments)
+	ce2=$(csum_errors); ce2=${ce2:-0}
+	check "End.B6.Encaps: super-packets segmented by srv6d (gso-segmented=$sg segments=$sn)" \
+		all "[ \"$sg\" -gt 0 ]" "[ \"$sn\" -gt \"$sg\" ]"
+	check "End.B6.Encaps: dst saw no TCP checksum error ($ce -> $ce2)" [ "$ce2" -eq "$ce" ]
+	check "End.B6.Encaps: the SID counted its packets ($(counter $B6 packets))" \
+		[ "$(counter $B6 packets)" -gt 0 ]
+
+	# ---- 4. End.X with PSP (the SRH popped), End.DT6 (decapsulation) ----
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $SX via $RTR_ADDR_SRC dev eth0
+	run_tcp "End.X flavors psp, gso on" 9006 16
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode encap segs $DT6 via $RTR_ADDR_SRC dev eth0
+	run_tcp "End.DT6, gso on" 9007 16
+	srv6d_stats
+	check "End.X psp and End.DT6 counted their packets ($(counter $SX packets), $(counter $DT6 packets))" \
+		all "[ $(counter $SX packets) -gt 0 ]" "[ $(counter $DT6 packets) -gt 0 ]"
+
+	# ---- 5. H.Encaps policy (forwarded TCP, no SRH from src) ----
+	sg0=$(queue_stat gso-segmented)
+	in_src ip -6 route add $DST2/128 via $RTR_ADDR_SRC dev eth0
+	tcp_rx 9008
+	wait_until 5 listening 9008
+	tx=$(tcp_tx 9008 32 $DST2)
+	wait "$TCPPID"
+	rx=$(cat "$TMPD/tcp")
+	check "H.Encaps policy, gso on: 32 MiB arrive with the sender's SHA-256 (sent ${tx% *}, got ${rx% *})" \
+		all "[ -n \"$tx\" ]" "[ \"$tx\" = \"$rx\" ]"
+	srv6d_stats; sg1=$(queue_stat gso-segmented)
+	check "H.Encaps policy: super-packets segmented by srv6d (+$((sg1 - sg0)), route packets $(counter $DST2/128 packets))" \
+		all "[ $sg1 -gt $sg0 ]"
+
+	# ---- 6. End out of a link smaller than the input: segments fit it ----
+	# rtr's output MTU 1400 < its input's 1500; src's route says 1400 (as
+	# path MTU discovery would: not waited for here), so its segments fit.
+	# srv6d's segment size comes from the smallest link MTU, not the
+	# input's: from the input's, every super-packet would be cut into
+	# segments too big for the output and the connection would stall.
+	in_src ip -6 route replace $DST_ADDR/128 encap seg6 mode inline segs $SID via $RTR_ADDR_SRC dev eth0 mtu lock 1400
+	ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 1400
+	ip -n "$NS_DST" link set eth0 mtu 1400
+	sleep 1.1   # srv6d re-reads link MTUs once a second
+	run_tcp "End out of a 1400-byte link, gso on" 9005 32
+	srv6d_stop
+	check "srv6d exits 0 (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
+else
+	fail "gso" "srv6d did not start"
+fi
+
+# gso on without egress inject: refused, naming the line
+printf 'queue 0\ngso on\nsid %s action End\n' $SID >"$TMPD/bad.conf"
+out=$("$SRV6D" -n -c "$TMPD/bad.conf" 2>&1); rc=$?
+said=0; echo "$out" | grep -q 'gso on needs "egress inject"' && said=1
+check "gso on without egress inject is refused (rc=$rc: $out)" test "$rc" -ne 0 -a $said = 1
+summary
