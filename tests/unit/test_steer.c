@@ -71,7 +71,7 @@ static void test_balance_and_policies(void **state)
 				    .cpu_fanout = true, .sid_prefixes = sids, .sid_plens = spl,
 				    .nsids = 2, .pol6 = p6, .pol6_plens = p6l, .npol6 = 1,
 				    .pol4 = p4, .pol4_plens = p4l, .npol4 = 2 };
-	const char *t = "-j NFQUEUE --queue-balance 0:3 --queue-cpu-fanout --queue-bypass\n";
+	const char *t = "-j NFQUEUE --queue-balance 0:3 --queue-bypass --queue-cpu-fanout\n";
 	char want[1024];
 
 	/* without a device for their routes, policies capture nothing */
