@@ -124,6 +124,8 @@ static size_t held_take(struct srv6_pq *pq, uint32_t *ids, size_t max)
 {
 	size_t n = pq->nheld < max ? pq->nheld : max;
 
+	if (!n)
+		return 0;       /* pq->held may be NULL: no memmove from it */
 	for (size_t i = 0; i < n; i++)
 		ids[i] = pq->held[i].id;
 	memmove(pq->held, pq->held + n, (pq->nheld - n) * sizeof(*pq->held));
