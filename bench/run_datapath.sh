@@ -47,6 +47,12 @@
 #   SRV6D_BASE=BINARY (onecore): mode srv6d-base runs srv6d's case with
 #   another srv6d binary (a before/after comparison in the same run), mode
 #   fwd-srv6d-base fwd-srv6d's.
+#   Other behaviors (onecore): kernel-B (the kernel's seg6local/seg6
+#   route), ref-B (bench/nfq_behav -a B, the minimal consumer doing B),
+#   srv6d-B (egress verdict) and srv6d-B-inject (egress inject) for B = x
+#   (End.X), dx6 (End.DX6), b6 (End.B6.Encaps); kernel-henc, ref-henc and
+#   srv6d-henc for a headend policy in encap mode (H.Encaps, always
+#   injected).  Their ratios are to kernel-B and ref-B.
 #   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
 #   DIR/perf.MODE.data (the last round's).
 set -u
