@@ -47,6 +47,12 @@
 #   SRV6D_BASE=BINARY (onecore): mode srv6d-base runs srv6d's case with
 #   another srv6d binary (a before/after comparison in the same run), mode
 #   fwd-srv6d-base fwd-srv6d's.
+#   Other behaviors (onecore): kernel-B (the kernel's seg6local/seg6
+#   route), ref-B (bench/nfq_behav -a B, the minimal consumer doing B),
+#   srv6d-B (egress verdict) and srv6d-B-inject (egress inject) for B = x
+#   (End.X), dx6 (End.DX6), b6 (End.B6.Encaps); kernel-henc, ref-henc and
+#   srv6d-henc for a headend policy in encap mode (H.Encaps, always
+#   injected).  Their ratios are to kernel-B and ref-B.
 #   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
 #   DIR/perf.MODE.data (the last round's).
 set -u
@@ -110,6 +116,8 @@ setup() {
 	ip -n "$NS_RTR" neigh add fc00:2::2 lladdr 02:00:00:00:02:01 dev veth2 nud permanent
 	ip -n "$NS_RTR" neigh add fc00:1::1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
 	ip -n "$NS_RTR" -6 route add fc00:ff::/64 via fc00:2::2
+	# the segments encapsulations push (End.B6.Encaps, H.Encaps, PLACE=onecore)
+	ip -n "$NS_RTR" -6 route add fc00:3::/64 via fc00:2::2
 	# CPU 0 generates; all of the router's work (its receive softirq via
 	# RPS, and the queue consumer) runs on CPU 1.  Generator and consumer run
 	# SCHED_FIFO so other load on the machine disturbs the run less.
@@ -446,11 +454,34 @@ oc_cpu() {
 	{ [ -n "$1" ] && cat "/proc/$1/stat" 2>/dev/null; [ -n "$k" ] && cat "/proc/$k/stat"; } |
 		sed 's/.*) //' | awk -v hz="$hz" '{ s += $12 + $13 } END { printf "%.3f", s / hz }'
 }
-oc_blast() { # -> "sent_pps cpu_ns_per_sent"
+# oc_shape MODE: the packet shape MODE's generator sends (srh: IPv6 + SRH of
+# 2 segments + UDP; dx6: IPv6 + SRH of 1 segment, Segments Left 0, + IPv6 +
+# UDP; plain: IPv6 + UDP for a headend policy), which has its own gen+drop
+# baseline per round
+oc_shape() {
+	case $1 in
+	*-dx6|*-dx6-inject|gendrop-dx6) echo dx6 ;;
+	*-henc|gendrop-plain) echo plain ;;
+	*) echo srh ;;
+	esac
+}
+# oc_gen MODE: srv6_blast's segment arguments for MODE.  End.X and
+# End.B6.Encaps: the next segment fc00:5::2 has no route in rtr's main table
+# (End.X must use its next hop; End.B6.Encaps pushes the policy in front of
+# it); End.DX6: the inner destination is fc00:5::2 too; policies: fc00:4::2.
+oc_gen() {
+	case $1 in
+	*-x|*-x-inject|*-b6|*-b6-inject) echo "-S fc00:ff::1,fc00:5::2" ;;
+	*-dx6|*-dx6-inject|gendrop-dx6) echo "-S fc00:ff::1 -D fc00:5::2" ;;
+	*-henc|gendrop-plain) echo "-S fc00:4::2 -P" ;;
+	*) echo "-S fc00:ff::1,fc00:2::2" ;;
+	esac
+}
+oc_blast() { # oc_blast GENDROP_MODE -> "sent_pps cpu_ns_per_sent"
 	local c0 c1 out
 	c0=$(oc_cpu "")
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
-		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
+		-s fc00:1::1 $(oc_gen "$1") -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
 	c1=$(oc_cpu "")
 	echo "$out" | awk -v c0="$c0" -v c1="$c1" '{ printf "%.0f %.0f\n", $6, ($8 + c1 - c0) * 1e9 / $2 }'
 }
@@ -464,7 +495,7 @@ oc_trial() { # oc_trial MODE -> "sent_pps rx_pps cpu_ns_per_delivered"
 		sleep 2   # perf's start-up (symbol tables) must not miss the trial
 	fi
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
-		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
+		-s fc00:1::1 $(oc_gen "$1") -l "$PAYLOAD" -r 0 -t "$DUR" -c 1 -y -F 64)
 	[ -n "$ppid" ] && kill -INT "$ppid" && wait "$ppid"
 	drained
 	c1=$(oc_cpu "$BGPID")
@@ -480,12 +511,77 @@ oc_start() { # oc_start CMD... in rtr, pinned to CPU 1, SCHED_FIFO 10
 	sleep 0.5
 }
 oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
-	local m=$1 res rules=0
+	local m=$1 res rules=0 line
 	setup
 	case $m in
-	gendrop)
+	gendrop|gendrop-dx6|gendrop-plain)
 		R ip6tables -t raw -A PREROUTING -j DROP
-		res=$(oc_blast); set -- $res; res="$1 $1 $2"
+		res=$(oc_blast $m); set -- $res; res="$1 $1 $2"
+		;;
+	kernel-x|kernel-dx6|kernel-b6|kernel-henc)
+		# the kernel's seg6local / seg6 route for the behavior
+		case $m in
+		kernel-x)   R ip -6 route add fc00:ff::1/128 encap seg6local action End.X nh6 fc00:2::2 dev veth2 ;;
+		kernel-dx6) R ip -6 route add fc00:ff::1/128 encap seg6local action End.DX6 nh6 fc00:2::2 dev veth2 ;;
+		kernel-b6)  R ip -6 route add fc00:ff::1/128 encap seg6local action End.B6.Encaps \
+				srh segs fc00:3::1,fc00:3::2 dev veth2 ;;
+		kernel-henc) R ip -6 route add fc00:4::/64 encap seg6 mode encap segs fc00:3::1,fc00:3::2 dev veth2 ;;
+		esac
+		res=$(oc_trial $m)
+		;;
+	ref-x|ref-dx6|ref-b6|ref-henc)
+		# bench/nfq_behav: the minimal consumer doing the behavior; End.X
+		# and End.DX6 mark the verdict, and one ip rule sends the mark
+		# to the next hop's table (srv6d's next-hop context)
+		R ip -6 route del fc00:ff::/64
+		case $m in
+		ref-x|ref-dx6)
+			R ip -6 route add default via fc00:2::2 dev veth2 table 100
+			R ip -6 rule add pref 100 fwmark 0x1 lookup 100
+			R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+			oc_start "$BUILD/bench/nfq_behav" -q 0 -m "$QMAXLEN" -k 1 -a "${m#ref-}"
+			;;
+		ref-b6)
+			R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
+			oc_start "$BUILD/bench/nfq_behav" -q 0 -m "$QMAXLEN" -a b6 \
+				-s fc00:2::1 -S fc00:3::1,fc00:3::2
+			;;
+		ref-henc)
+			# queued before routing by destination, the simplest
+			# headend (srv6d: the FIB routes to srv6d0, queued at
+			# mangle POSTROUTING, injected)
+			R ip6tables -t raw -A PREROUTING -d fc00:4::/64 -j NFQUEUE --queue-num 0
+			oc_start "$BUILD/bench/nfq_behav" -q 0 -m "$QMAXLEN" -a encap \
+				-s fc00:2::1 -S fc00:3::1,fc00:3::2
+			;;
+		esac
+		res=$(oc_trial $m)
+		stop_bg
+		echo "    $m: $(cat "$TMPD/bg.out")" >&2
+		;;
+	srv6d-x|srv6d-x-inject|srv6d-dx6|srv6d-dx6-inject|srv6d-b6|srv6d-b6-inject|srv6d-henc)
+		R ip -6 route del fc00:ff::/64
+		case $m in
+		srv6d-x*)   line="sid fc00:ff::1 action End.X nh6 fc00:2::2" ;;
+		srv6d-dx6*) line="sid fc00:ff::1 action End.DX6 nh6 fc00:2::2" ;;
+		srv6d-b6*)  line="sid fc00:ff::1 action End.B6.Encaps srh segs fc00:3::1,fc00:3::2" ;;
+		srv6d-henc) line="route fc00:4::/64 encap seg6 mode encap segs fc00:3::1,fc00:3::2" ;;
+		esac
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen $QMAXLEN
+		steer auto
+		cpu-affinity 1
+		control-socket none
+		egress $(case $m in *-inject|srv6d-henc) echo inject ;; *) echo verdict ;; esac)
+		$line
+		EOF
+		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
+		sleep 0.5
+		rules=$(oc_rules)
+		res=$(oc_trial $m)
+		stop_bg
+		echo "    $m stats: $(grep -h -e '^queue' -e 'drop' "$TMPD/stats" 2>/dev/null | grep -v ' 0$' | tr '\n' ';' | cut -c1-300)" >&2
 		;;
 	fwd)
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 via fc00:2::2
@@ -577,24 +673,40 @@ oc_row() {
 	local -n A=$1
 	local st rk re
 	st=$(echo ${A[$2]} | tr ' ' '\n' | oc_stats)
-	rk=$(oc_ratio "${A[kernel]:-}" "${A[$2]}")
-	re=$(oc_ratio "${A[end]:-}" "${A[$2]}")
+	# references: the same behavior's kernel route and minimal consumer
+	# (kernel and end for End, kernel-B and ref-B for behavior B)
+	local b=${2#*-}; b=${b%-inject}
+	case $2 in
+	*-x|*-x-inject|*-dx6|*-dx6-inject|*-b6|*-b6-inject|*-henc)
+		rk=$(oc_ratio "${A[kernel-$b]:-}" "${A[$2]}")
+		re=$(oc_ratio "${A[ref-$b]:-}" "${A[$2]}") ;;
+	*)
+		rk=$(oc_ratio "${A[kernel]:-}" "${A[$2]}")
+		re=$(oc_ratio "${A[end]:-}" "${A[$2]}") ;;
+	esac
 	set -- $st $rk $re
 	printf '%18s %9s %7s %5s %11s' "$1/$2/$3" \
 		"$(awk -v n="$2" 'BEGIN { printf "%.0f", (n > 0 ? 1e6 / n : 0) }')" "$5" "$8" "$7-$9"
 }
 onecore_main() {
-	local rep m res gd gdc d ns cns order
-	declare -A NS_ALL CNS_ALL
+	local rep m res gd gdc d ns cns order sh shapes
+	declare -A NS_ALL CNS_ALL GD GDC
+	shapes=$(for m in $MODES; do oc_shape "$m"; done | sort -u)
 	for ((rep = 1; rep <= REPEAT; rep++)); do
-		res=$(oc_mode gendrop); set -- $res; gd=$1 gdc=$4
-		echo "== round $rep: gen+drop $((gd / 1000)) kpps, $gdc ns CPU/pkt, load $(cut -d' ' -f1 /proc/loadavg)" >&2
+		# one gen+drop baseline per packet shape the modes send
+		for sh in $shapes; do
+			res=$(oc_mode "$([ "$sh" = srh ] && echo gendrop || echo "gendrop-$sh")")
+			set -- $res; GD[$sh]=$1 GDC[$sh]=$4
+			echo "== round $rep: gen+drop ($sh) $(($1 / 1000)) kpps, $4 ns CPU/pkt, load $(cut -d' ' -f1 /proc/loadavg)" >&2
+			LOADS="${LOADS:-}${LOADS:+ }$(cut -d' ' -f1 /proc/loadavg)"
+		done
 		# odd rounds in the given order, even rounds reversed: no mode
 		# always runs first or last after the baseline
 		order=$MODES
 		[ $((rep % 2)) -eq 0 ] && order=$(echo $MODES | tr ' ' '\n' | tac | tr '\n' ' ')
 		for m in $order; do
 			res=$(oc_mode "$m"); set -- $res; d=$1
+			sh=$(oc_shape "$m"); gd=${GD[$sh]} gdc=${GDC[$sh]}
 			ns=$(awk -v d="$d" -v g="$gd" 'BEGIN { printf "%.0f", (d > 0 ? 1e9 / d - 1e9 / g : 0) }')
 			cns=$(( ${4:-0} - gdc ))
 			echo "    $m: delivered $((d / 1000)) kpps of $(($2 / 1000)) sent, router $ns ns/pkt (wall), $cns ns/pkt (CPU), srv6d ip rules $3" >&2
@@ -606,19 +718,21 @@ onecore_main() {
 	done
 	{
 	echo "Onecore router cost per packet ($(nproc) CPUs, $(uname -r), ${PAYLOAD}-byte UDP payload, 2-segment SRH, ${DUR}s trials, $REPEAT rounds, queue-maxlen $QMAXLEN, load average $(cut -d' ' -f1-3 /proc/loadavg), nf_hooks_lwtunnel=$(cat /proc/sys/net/netfilter/nf_hooks_lwtunnel 2>/dev/null || echo absent), srv6d ip rules present in its case: ${RULES:-n/a}, in fwd-srv6d's: ${RULES_FWD:-n/a}, fresh namespaces per case)"
-	printf '%-13s | %18s %9s %7s %5s %11s | %18s %9s %7s %5s %11s\n' mode \
+	echo "load average at each round's baselines: ${LOADS:-}"
+	printf '%-16s | %18s %9s %7s %5s %11s | %18s %9s %7s %5s %11s\n' mode \
 		"wall ns min/med/max" "kpps/core" /kernel /end "/end rounds" \
 		"CPU ns min/med/max" "kpps/core" /kernel /end "/end rounds"
 	for m in $MODES; do
 		local w c
 		w=$(oc_row NS_ALL "$m"); c=$(oc_row CNS_ALL "$m")
-		printf '%-13s | %s | %s\n' "$m" "$w" "$c"
+		printf '%-16s | %s | %s\n' "$m" "$w" "$c"
 	done
 	echo "(wall: router ns/pkt = 1e9/delivered - 1e9/(generator + ingress drop), the issue's method, in which CPU 1's"
 	echo " time taken by other tasks counts as router time; CPU: the same difference on the CPU time of the generator,"
 	echo " the consumer (all threads) and ksoftirqd/1 per packet, which other tasks on CPU 1 do not inflate."
 	echo " kpps/core = 1e6 / median ns; /kernel, /end = median over rounds of that round's packets-per-core ratio"
-	echo " (reference ns / mode ns); rounds = min-max of those ratios)"
+	echo " (reference ns / mode ns); rounds = min-max of those ratios; for the modes of behavior B (B = x, dx6, b6,"
+	echo " henc) /kernel is to kernel-B and /end to ref-B, the minimal consumer doing B (bench/nfq_behav))"
 	for m in $MODES; do echo "$m ns/pkt per round, wall:${NS_ALL[$m]}; CPU:${CNS_ALL[$m]}"; done
 	} | tee -a "${OUT:-/dev/null}"
 }

@@ -7,12 +7,16 @@
  * bucket on CLOCK_MONOTONIC.  The UDP source port varies over -F flows.
  *
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
- *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y]
+ *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER]
  *
  * -y: sched_yield() after each burst, and while waiting for the pace, so a
  * consumer pinned to the same CPU at the same real-time priority
  * (bench/run_datapath.sh PLACE=onecore, and the mw2 case's worker on the
  * generator's CPU) runs between bursts.
+ * -P: a plain IPv6 + UDP packet to SEG1 (the only segment), no SRH: traffic for
+ * a headend policy (H.Encaps).
+ * -D INNER: the SRH's next header is IPv6 (41): an inner IPv6 header from SRC
+ * to INNER carries the UDP datagram (End.DX6 with -S SID: Segments Left 0).
  * -T: send one packet per call, with CLOCK_REALTIME (ns, 8 bytes, host
  * order) written into the first 8 bytes of its UDP payload just before, for
  * bench/lat_sink (the UDP checksum is then wrong: nothing on the path
@@ -69,8 +73,8 @@ static uint16_t fold(uint32_t s)
 
 int main(int argc, char **argv)
 {
-	const char *ifname = NULL, *mac = NULL, *src = NULL, *segarg = NULL;
-	struct in6_addr segs[MAXSEG], saddr;
+	const char *ifname = NULL, *mac = NULL, *src = NULL, *segarg = NULL, *inner = NULL;
+	struct in6_addr segs[MAXSEG], saddr, idst;
 	unsigned int nsegs = 0, flows = 1, payload = 64;
 	double rate = 0, seconds = 5;
 	static uint8_t pkts[BURST][2048];
@@ -80,10 +84,11 @@ int main(int argc, char **argv)
 	unsigned long long sent = 0;
 	uint8_t dmac[6], *p;
 	size_t len, srh_len, udp_off;
-	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0;
+	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0, plain = 0;
+	size_t ip_off;
 	double t0, t, tokens = 0, last;
 
-	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yT")) != -1) {
+	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTPD:")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'M': mac = optarg; break;
@@ -96,6 +101,8 @@ int main(int argc, char **argv)
 		case 'c': cpu = atoi(optarg); break;
 		case 'y': yield = 1; break;
 		case 'T': stamp = 1; break;
+		case 'P': plain = 1; break;
+		case 'D': inner = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -114,7 +121,8 @@ int main(int argc, char **argv)
 		}
 		free(s);
 	}
-	if (!nsegs)
+	if (!nsegs || (plain && (nsegs != 1 || inner)) ||
+	    (inner && inet_pton(AF_INET6, inner, &idst) != 1))
 		goto usage;
 	if (cpu >= 0) {
 		cpu_set_t set;
@@ -139,9 +147,10 @@ int main(int argc, char **argv)
 	}
 	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
 
-	/* Ethernet + IPv6 + SRH + UDP + payload */
-	srh_len = 8 + 16 * nsegs;
-	udp_off = 14 + 40 + srh_len;
+	/* Ethernet + IPv6 + SRH (+ IPv6) + UDP + payload */
+	srh_len = plain ? 0 : 8 + 16 * nsegs;
+	ip_off = 14 + 40 + srh_len;                 /* the inner IPv6 header (-D) */
+	udp_off = ip_off + (inner ? 40 : 0);
 	len = udp_off + 8 + payload;
 	for (int b = 0; b < BURST; b++) {
 		uint32_t s;
@@ -155,17 +164,28 @@ int main(int argc, char **argv)
 		p[14] = 0x60;
 		p[18] = (uint8_t)((len - 54) >> 8);
 		p[19] = (uint8_t)(len - 54);
-		p[20] = 43;                                 /* routing header */
+		p[20] = plain ? 17 : 43;                    /* UDP or routing header */
 		p[21] = 64;
 		memcpy(p + 22, &saddr, 16);
 		memcpy(p + 38, &segs[0], 16);
-		p[54] = 17;                                 /* SRH: next header UDP */
-		p[55] = (uint8_t)(2 * nsegs);
-		p[56] = 4;
-		p[57] = (uint8_t)(nsegs - 1);
-		p[58] = (uint8_t)(nsegs - 1);
-		for (unsigned int i = 0; i < nsegs; i++)    /* reversed order */
-			memcpy(p + 62 + 16 * i, &segs[nsegs - 1 - i], 16);
+		if (!plain) {
+			p[54] = inner ? 41 : 17;            /* SRH: next header */
+			p[55] = (uint8_t)(2 * nsegs);
+			p[56] = 4;
+			p[57] = (uint8_t)(nsegs - 1);
+			p[58] = (uint8_t)(nsegs - 1);
+			for (unsigned int i = 0; i < nsegs; i++) /* reversed order */
+				memcpy(p + 62 + 16 * i, &segs[nsegs - 1 - i], 16);
+		}
+		if (inner) {
+			p[ip_off] = 0x60;
+			p[ip_off + 4] = (uint8_t)((8 + payload) >> 8);
+			p[ip_off + 5] = (uint8_t)(8 + payload);
+			p[ip_off + 6] = 17;
+			p[ip_off + 7] = 64;
+			memcpy(p + ip_off + 8, &saddr, 16);
+			memcpy(p + ip_off + 24, &idst, 16);
+		}
 		p[udp_off] = (uint8_t)(sport >> 8);
 		p[udp_off + 1] = (uint8_t)sport;
 		p[udp_off + 2] = 0x27; p[udp_off + 3] = 0x0f; /* port 9999 */
@@ -175,7 +195,7 @@ int main(int argc, char **argv)
 			p[udp_off + 8 + i] = (uint8_t)i;
 		/* checksum over the pseudo-header with the final destination */
 		s = sum16(&saddr, 16, 0);
-		s = sum16(&segs[nsegs - 1], 16, s);
+		s = sum16(inner ? &idst : &segs[nsegs - 1], 16, s);
 		s += 8 + payload + 17;
 		s = sum16(p + udp_off, 8 + payload, s);
 		ck = fold(s);
@@ -252,6 +272,6 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr, "usage: srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] "
-		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T]\n");
+		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER]\n");
 	return 2;
 }
