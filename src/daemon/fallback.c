@@ -238,47 +238,62 @@ out:
 	return e;
 }
 
-int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
+static void pr_free(struct pr_ctx *x)
+{
+	free(x->shadow);
+	free(x->state);
+}
+
+/* Read what the main table holds for @x->c's policy prefixes into @x
+ * (x->state, x->shadow: pr_free() them) and refuse a conflict: -EEXIST
+ * with @err naming the line when a foreign route holds a policy's prefix
+ * and metric, -errno when the table cannot be read, else 0. */
+static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
-	struct pr_ctx x = { .c = c, .ifindex = ifindex };
+	const struct srv6_conf *c = x->c;
 	char pb[INET6_ADDRSTRLEN];
-	int e = 0;
+	int e;
 
-	if (!c->nroutes)
-		return 0;
-	x.state = calloc(c->nroutes, sizeof(*x.state));
-	x.shadow = calloc(c->nroutes, sizeof(*x.shadow));
-	if (!x.state || !x.shadow) {
+	x->state = calloc(c->nroutes + 1, sizeof(*x->state));
+	x->shadow = calloc(c->nroutes + 1, sizeof(*x->shadow));
+	if (!x->state || !x->shadow) {
 		srv6_seterr(err, errlen, "policy routes: out of memory");
-		e = -ENOMEM;
-		goto out_free;
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		x.family = families[i];
-		e = srv6_rt_dump(families[i], survey, &x);
+		x->family = families[i];
+		e = srv6_rt_dump(families[i], survey, x);
 		if (e < 0) {
 			srv6_seterr(err, errlen, "policy routes: cannot read the main table: %s",
 				    strerror(-e));
-			goto out_free;
+			return e;
 		}
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
 		const struct srv6_conf_route *r = &c->routes[i];
 
-		if (!(x.state[i] & PR_TAKEN))
+		if (!(x->state[i] & PR_TAKEN))
 			continue;
 		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
 		srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
 			    "a route for %s/%u at metric %u (not srv6d's): give the policy "
 			    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
 			    srv6_route_metric(r));
-		e = -EEXIST;
-		break;
+		return -EEXIST;
 	}
-out_free:
-	free(x.shadow);
-	free(x.state);
+	return 0;
+}
+
+int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
+{
+	struct pr_ctx x = { .c = c, .ifindex = ifindex };
+	int e;
+
+	if (!c->nroutes)
+		return 0;
+	e = pr_survey(&x, err, errlen);
+	pr_free(&x);
 	return e;
 }
 
@@ -291,10 +306,8 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 
 	if (ifindex <= 0)
 		return c->nroutes ? -ENODEV : 0;
-	x.state = calloc(c->nroutes + 1, sizeof(*x.state));
-	x.shadow = calloc(c->nroutes + 1, sizeof(*x.shadow));
 	x.sk = nl_socket_alloc();
-	if (!x.state || !x.shadow || !x.sk) {
+	if (!x.sk) {
 		srv6_seterr(err, errlen, "policy routes: out of memory");
 		e = -ENOMEM;
 		goto out_free;
@@ -305,29 +318,10 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 		e = -EIO;
 		goto out_free;
 	}
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		x.family = families[i];
-		e = srv6_rt_dump(families[i], survey, &x);
-		if (e < 0) {
-			srv6_seterr(err, errlen, "policy routes: cannot read the main table: %s",
-				    strerror(-e));
-			goto out_free;
-		}
-	}
 	/* A conflict refuses the whole set before anything changes. */
-	for (size_t i = 0; i < c->nroutes; i++) {
-		const struct srv6_conf_route *r = &c->routes[i];
-
-		if (!(x.state[i] & PR_TAKEN))
-			continue;
-		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
-		srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
-			    "a route for %s/%u at metric %u (not srv6d's): give the policy "
-			    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
-			    srv6_route_metric(r));
-		e = -EEXIST;
+	e = c->nroutes ? pr_survey(&x, err, errlen) : 0;
+	if (e < 0)
 		goto out_free;
-	}
 	/* Then every policy's route, and the stale ones go, whatever failed
 	 * in between (the first failure is the one reported). */
 	for (size_t i = 0; i < c->nroutes; i++) {
@@ -362,7 +356,6 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 out_free:
 	if (x.sk)
 		nl_socket_free(x.sk);
-	free(x.shadow);
-	free(x.state);
+	pr_free(&x);
 	return e;
 }
