@@ -138,7 +138,6 @@ struct pr_ctx {
 	struct nl_sock *sk;
 	const struct srv6_conf *c;
 	int ifindex;
-	int family;                 /* of the dump being read */
 	uint8_t *state;             /* per route line: PR_* bits */
 	uint32_t *shadow;           /* per route line: the best foreign metric */
 	int err;
@@ -182,7 +181,7 @@ static int survey(const struct srv6_rt *rt, void *arg)
 {
 	struct pr_ctx *x = arg;
 
-	if (rt->table != RT_TABLE_MAIN || rt->family != x->family)
+	if (rt->table != RT_TABLE_MAIN)
 		return 0;
 	for (size_t i = 0; i < x->c->nroutes; i++) {
 		const struct srv6_conf_route *r = &x->c->routes[i];
@@ -262,7 +261,6 @@ static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		x->family = families[i];
 		e = srv6_rt_dump(families[i], survey, x);
 		if (e < 0) {
 			srv6_seterr(err, errlen, "policy routes: cannot read the main table: %s",
