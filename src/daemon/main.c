@@ -1814,6 +1814,16 @@ static int queue_arg(struct daemon *d, const char *w, unsigned int *qn, struct s
 	return 0;
 }
 
+/* Super-packets the injection socket of worker @i took (gso on). */
+static uint64_t gso_sent(const struct daemon *d, unsigned int i)
+{
+	struct srv6_inj_stats is = { 0 };
+
+	if (d->workers[i].inj)
+		srv6_inj_stats_read(d->workers[i].inj, &is);
+	return is.gso_sent;
+}
+
 /* queue show [N]: the SRv6 queues' counters, the policy queues' counters
  * (with N: their held packets and the last packets seen too). */
 static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
@@ -1853,10 +1863,24 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 				d->conf.fail_open ? "true" : "false");
 			if (kk)
 				fprintf(o, "{\"waiting\":%llu,\"queue_dropped\":%llu,\"user_dropped\":%llu,"
-					"\"id_sequence\":%llu,\"portid\":%u}}",
+					"\"id_sequence\":%llu,\"portid\":%u}",
 					(unsigned long long)k.waiting, (unsigned long long)k.queue_dropped,
 					(unsigned long long)k.user_dropped,
 					(unsigned long long)k.id_sequence, k.portid);
+			else
+				fprintf(o, "null");
+			fprintf(o, ",\"gso\":");
+			if (d->workers[i].gso)
+				fprintf(o, "{\"queued\":%llu,\"injected\":%llu,\"sent\":%llu,"
+					"\"segmented\":%llu,\"segments\":%llu,\"dropped\":%llu,"
+					"\"csum_completed\":%llu,\"csum_dropped\":%llu}}",
+					(unsigned long long)n.gso, (unsigned long long)s.gso_injected,
+					(unsigned long long)gso_sent(d, i),
+					(unsigned long long)s.gso_segmented,
+					(unsigned long long)s.gso_segments,
+					(unsigned long long)s.gso_dropped,
+					(unsigned long long)s.csum_completed,
+					(unsigned long long)s.csum_dropped);
 			else
 				fprintf(o, "null}");
 		} else {
@@ -1875,6 +1899,16 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 					(unsigned long long)k.id_sequence);
 			else
 				fprintf(o, "    kernel: no counters (/proc/net/netfilter/nfnetlink_queue)\n");
+			if (d->workers[i].gso)
+				fprintf(o, "    gso queued %llu injected %llu sent %llu segmented %llu "
+					"segments %llu dropped %llu csum-completed %llu csum-dropped %llu\n",
+					(unsigned long long)n.gso, (unsigned long long)s.gso_injected,
+					(unsigned long long)gso_sent(d, i),
+					(unsigned long long)s.gso_segmented,
+					(unsigned long long)s.gso_segments,
+					(unsigned long long)s.gso_dropped,
+					(unsigned long long)s.csum_completed,
+					(unsigned long long)s.csum_dropped);
 		}
 	}
 	for (unsigned int i = 0; i < d->npqs; i++) {

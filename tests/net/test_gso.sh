@@ -75,6 +75,7 @@ csum_off "$NS_RTR" "$RTR_IF_DST" tx || echo "# TX checksum offload on $RTR_IF_DS
 csum_off "$NS_DST" eth0 rx || echo "# RX checksum offload on dst not turned off"
 {
 	printf 'queue 0\nsteer auto\negress inject\ngso on\nencap-source %s\n' $RTR_ADDR_DST
+	printf 'control-socket %s\n' "$TMPD/ctl.sock"
 	printf 'sid %s action End\n' $SID
 	printf 'sid %s action End.B6.Encaps srh segs %s\n' $B6 $DT
 	printf 'sid %s action End.DX6 nh6 %s\n' $DX6 $DST_ADDR
@@ -199,6 +200,14 @@ for i in range(5):
 	check "End: GSO super-packets injected whole, each taken by the socket (gso-injected=$gi gso-sent=$gs inject-errors=$ie)" \
 		all "[ \"$gi\" -gt 0 ]" "[ \"$gs\" -eq \"$gi\" ]" "[ \"$ie\" -eq 0 ]"
 	check "End: partial checksums completed (csum-completed=$cc)" [ "$cc" -gt 0 ]
+	# the same counters in srv6ctl queue show (text and JSON)
+	SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
+	in_rtr "$SRV6CTL" -S "$TMPD/ctl.sock" -j queue show 0 >"$TMPD/q.json" 2>&1
+	in_rtr "$SRV6CTL" -S "$TMPD/ctl.sock" queue show 0 >"$TMPD/q.txt" 2>&1
+	jg=$("$PY" -c 'import json, sys; g = json.load(open(sys.argv[1]))[0]["gso"]; print(g["injected"], g["sent"], g["queued"])' "$TMPD/q.json" 2>/dev/null)
+	check "End: srv6ctl queue show -j has the GSO counters (injected sent queued: ${jg:-none}; stats $gi $gs)" \
+		all "[ -n \"$jg\" ]" "[ \"${jg%% *}\" -ge \"$gi\" ]" "[ \"${jg%% *}\" -gt 0 ]"
+	check "End: srv6ctl queue show prints a gso line" grep -q "^    gso queued [0-9]* injected [1-9]" "$TMPD/q.txt"
 	check "End: TCP lost nothing to GSO or checksum handling (gso-dropped=$gd csum-dropped=$cd)" \
 		all "[ \"$gd0\" -eq 0 ]" "[ \"$cd\" -eq 0 ]"
 	check "End: dst saw no TCP checksum error ($ce0 -> $ce)" [ "$ce" -eq "$ce0" ]
