@@ -50,9 +50,14 @@
 #   Other behaviors (onecore): kernel-B (the kernel's seg6local/seg6
 #   route), ref-B (bench/nfq_behav -a B, the minimal consumer doing B),
 #   srv6d-B (egress verdict) and srv6d-B-inject (egress inject) for B = x
-#   (End.X), dx6 (End.DX6), b6 (End.B6.Encaps); kernel-henc, ref-henc and
-#   srv6d-henc for a headend policy in encap mode (H.Encaps, always
-#   injected).  Their ratios are to kernel-B and ref-B.
+#   (End.X), dx6 (End.DX6), b6 (End.B6.Encaps), dt6 (End.DT6 table 100;
+#   ref-dt6 is nfq_behav -a dx6 with the mark's table holding the route);
+#   kernel-henc, ref-henc and srv6d-henc for a headend policy in encap mode
+#   (H.Encaps, always injected).  Their ratios are to kernel-B and ref-B.
+#   IPv4 results, injected (no verdict can carry them, no reference
+#   consumer): kernel-dx4 and srv6d-dx4-inject (End.DX4 nh4 10.2.0.2),
+#   kernel-henc4 and srv6d-henc4 (an IPv4 policy in encap mode); ratios
+#   to kernel-B only.
 #   PERF_DIR=DIR (onecore): `perf record -a -C 1 -g` during each trial into
 #   DIR/perf.MODE.data (the last round's).
 set -u
@@ -112,8 +117,13 @@ setup() {
 	for n in "$NS_SRC veth0" "$NS_RTR veth1" "$NS_RTR veth2" "$NS_DST veth3"; do
 		set -- $n; ip -n "$1" link set "$2" up
 	done
-	ip netns exec "$NS_RTR" sysctl -qw net.ipv6.conf.all.forwarding=1
+	ip netns exec "$NS_RTR" sysctl -qw net.ipv6.conf.all.forwarding=1 net.ipv4.ip_forward=1
 	ip -n "$NS_RTR" neigh add fc00:2::2 lladdr 02:00:00:00:02:01 dev veth2 nud permanent
+	# IPv4 (End.DX4, IPv4 policies): dst has no IPv4 address, its stack
+	# drops what it receives (counted on veth3 like the rest)
+	ip -n "$NS_RTR" addr add 10.2.0.1/24 dev veth2
+	ip -n "$NS_RTR" addr add 10.1.0.2/24 dev veth1   # (a route back for rp_filter)
+	ip -n "$NS_RTR" neigh add 10.2.0.2 lladdr 02:00:00:00:02:01 dev veth2 nud permanent
 	ip -n "$NS_RTR" neigh add fc00:1::1 lladdr 02:00:00:00:00:01 dev veth1 nud permanent
 	ip -n "$NS_RTR" -6 route add fc00:ff::/64 via fc00:2::2
 	# the segments encapsulations push (End.B6.Encaps, H.Encaps, PLACE=onecore)
@@ -125,6 +135,7 @@ setup() {
 		ip netns exec "$NS_RTR" sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
 	# (dst receives on the CPU that forwards: its raw DROP is cheap)
 	ip netns exec "$NS_DST" ip6tables -t raw -A PREROUTING -j DROP
+	ip netns exec "$NS_DST" iptables -t raw -A PREROUTING -j DROP
 }
 
 rx_dst() { ip netns exec "$NS_DST" cat /sys/class/net/veth3/statistics/rx_packets; }
@@ -460,8 +471,10 @@ oc_cpu() {
 # baseline per round
 oc_shape() {
 	case $1 in
-	*-dx6|*-dx6-inject|gendrop-dx6) echo dx6 ;;
+	*-dx6|*-dx6-inject|*-dt6|*-dt6-inject|gendrop-dx6) echo dx6 ;;
+	*-dx4|*-dx4-inject|gendrop-dx4) echo dx4 ;;
 	*-henc|gendrop-plain) echo plain ;;
+	*-henc4|gendrop-plain4) echo plain4 ;;
 	*) echo srh ;;
 	esac
 }
@@ -469,11 +482,17 @@ oc_shape() {
 # End.B6.Encaps: the next segment fc00:5::2 has no route in rtr's main table
 # (End.X must use its next hop; End.B6.Encaps pushes the policy in front of
 # it); End.DX6: the inner destination is fc00:5::2 too; policies: fc00:4::2.
+# End.DX4: the inner destination is nh4 itself (10.2.0.2): the kernel's
+# End.DX4 resolves the inner destination's neighbour when nh4 is on a
+# connected subnet (docs/BEHAVIORS.md), so a host beyond nh4 would never be
+# reached in kernel-dx4.
 oc_gen() {
 	case $1 in
 	*-x|*-x-inject|*-b6|*-b6-inject) echo "-S fc00:ff::1,fc00:5::2" ;;
-	*-dx6|*-dx6-inject|gendrop-dx6) echo "-S fc00:ff::1 -D fc00:5::2" ;;
+	*-dx6|*-dx6-inject|*-dt6|*-dt6-inject|gendrop-dx6) echo "-S fc00:ff::1 -D fc00:5::2" ;;
+	*-dx4|*-dx4-inject|gendrop-dx4) echo "-S fc00:ff::1 -4 10.2.0.2" ;;
 	*-henc|gendrop-plain) echo "-S fc00:4::2 -P" ;;
+	*-henc4|gendrop-plain4) echo "-S fc00:4::2 -P -4 10.4.0.2" ;;
 	*) echo "-S fc00:ff::1,fc00:2::2" ;;
 	esac
 }
@@ -514,13 +533,18 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 	local m=$1 res rules=0 line
 	setup
 	case $m in
-	gendrop|gendrop-dx6|gendrop-plain)
+	gendrop|gendrop-dx6|gendrop-plain|gendrop-dx4|gendrop-plain4)
 		R ip6tables -t raw -A PREROUTING -j DROP
+		R iptables -t raw -A PREROUTING -j DROP
 		res=$(oc_blast $m); set -- $res; res="$1 $1 $2"
 		;;
-	kernel-x|kernel-dx6|kernel-b6|kernel-henc)
+	kernel-x|kernel-dx6|kernel-b6|kernel-henc|kernel-dt6|kernel-dx4|kernel-henc4)
 		# the kernel's seg6local / seg6 route for the behavior
 		case $m in
+		kernel-dt6) R ip -6 route add default via fc00:2::2 dev veth2 table 100
+			    R ip -6 route add fc00:ff::1/128 encap seg6local action End.DT6 table 100 dev veth2 ;;
+		kernel-dx4) R ip -6 route add fc00:ff::1/128 encap seg6local action End.DX4 nh4 10.2.0.2 dev veth2 ;;
+		kernel-henc4) R ip route add 10.4.0.0/24 encap seg6 mode encap segs fc00:3::1,fc00:3::2 dev veth2 ;;
 		kernel-x)   R ip -6 route add fc00:ff::1/128 encap seg6local action End.X nh6 fc00:2::2 dev veth2 ;;
 		kernel-dx6) R ip -6 route add fc00:ff::1/128 encap seg6local action End.DX6 nh6 fc00:2::2 dev veth2 ;;
 		kernel-b6)  R ip -6 route add fc00:ff::1/128 encap seg6local action End.B6.Encaps \
@@ -529,17 +553,20 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		esac
 		res=$(oc_trial $m)
 		;;
-	ref-x|ref-dx6|ref-b6|ref-henc)
+	ref-x|ref-dx6|ref-b6|ref-henc|ref-dt6)
 		# bench/nfq_behav: the minimal consumer doing the behavior; End.X
 		# and End.DX6 mark the verdict, and one ip rule sends the mark
 		# to the next hop's table (srv6d's next-hop context)
 		R ip -6 route del fc00:ff::/64
 		case $m in
-		ref-x|ref-dx6)
+		ref-x|ref-dx6|ref-dt6)
+			# (End.DT6's lookup in table 100 is the mark's table:
+			# the same minimal consumer as End.DX6)
 			R ip -6 route add default via fc00:2::2 dev veth2 table 100
 			R ip -6 rule add pref 100 fwmark 0x1 lookup 100
 			R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
-			oc_start "$BUILD/bench/nfq_behav" -q 0 -m "$QMAXLEN" -k 1 -a "${m#ref-}"
+			b=${m#ref-}; [ "$b" = dt6 ] && b=dx6
+			oc_start "$BUILD/bench/nfq_behav" -q 0 -m "$QMAXLEN" -k 1 -a "$b"
 			;;
 		ref-b6)
 			R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
@@ -559,9 +586,14 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		stop_bg
 		echo "    $m: $(cat "$TMPD/bg.out")" >&2
 		;;
-	srv6d-x|srv6d-x-inject|srv6d-dx6|srv6d-dx6-inject|srv6d-b6|srv6d-b6-inject|srv6d-henc)
+	srv6d-x|srv6d-x-inject|srv6d-dx6|srv6d-dx6-inject|srv6d-b6|srv6d-b6-inject|srv6d-henc|\
+	srv6d-dt6|srv6d-dt6-inject|srv6d-dx4-inject|srv6d-henc4)
 		R ip -6 route del fc00:ff::/64
 		case $m in
+		srv6d-dt6*) R ip -6 route add default via fc00:2::2 dev veth2 table 100
+			    line="sid fc00:ff::1 action End.DT6 table 100" ;;
+		srv6d-dx4*) line="sid fc00:ff::1 action End.DX4 nh4 10.2.0.2" ;;
+		srv6d-henc4) line="route 10.4.0.0/24 encap seg6 mode encap segs fc00:3::1,fc00:3::2" ;;
 		srv6d-x*)   line="sid fc00:ff::1 action End.X nh6 fc00:2::2" ;;
 		srv6d-dx6*) line="sid fc00:ff::1 action End.DX6 nh6 fc00:2::2" ;;
 		srv6d-b6*)  line="sid fc00:ff::1 action End.B6.Encaps srh segs fc00:3::1,fc00:3::2" ;;
@@ -573,7 +605,7 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		steer auto
 		cpu-affinity 1
 		control-socket none
-		egress $(case $m in *-inject|srv6d-henc) echo inject ;; *) echo verdict ;; esac)
+		egress $(case $m in *-inject|srv6d-henc|srv6d-henc4) echo inject ;; *) echo verdict ;; esac)
 		$line
 		EOF
 		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
@@ -677,7 +709,8 @@ oc_row() {
 	# (kernel and end for End, kernel-B and ref-B for behavior B)
 	local b=${2#*-}; b=${b%-inject}
 	case $2 in
-	*-x|*-x-inject|*-dx6|*-dx6-inject|*-b6|*-b6-inject|*-henc)
+	*-x|*-x-inject|*-dx6|*-dx6-inject|*-b6|*-b6-inject|*-henc|*-dt6|*-dt6-inject|*-dx4|\
+	*-dx4-inject|*-henc4)
 		rk=$(oc_ratio "${A[kernel-$b]:-}" "${A[$2]}")
 		re=$(oc_ratio "${A[ref-$b]:-}" "${A[$2]}") ;;
 	*)

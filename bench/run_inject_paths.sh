@@ -15,13 +15,15 @@
 #   |  table 42, fwmark 0x42)                    |        | counted     |
 #   +--------------------------------------------+        +-------------+
 #
-# Usage: BUILD=build bench/run_inject_paths.sh   (COUNT=500000 REPEAT=5 CPU=1)
+# Usage: BUILD=build bench/run_inject_paths.sh   (COUNT=500000 REPEAT=5 CPU=1
+#        MODES="packet bypass ring raw tun")
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 COUNT=${COUNT:-500000}
 REPEAT=${REPEAT:-5}
 CPU=${CPU:-1}
+MODES=${MODES:-packet bypass ring raw tun}
 B="$BUILD/bench/inject_paths"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root"; exit 4; }
 [ -x "$B" ] || { echo "missing $B (make BUILD=$BUILD all)"; exit 1; }
@@ -68,7 +70,7 @@ one() { # MODE -> "cpu_ns delivered hlim_ok"
 }
 declare -A CPUS DELIV
 for ((r = 1; r <= REPEAT; r++)); do
-	for m in packet raw tun; do
+	for m in $MODES; do
 		read -r c d < <(one "$m")
 		CPUS[$m]="${CPUS[$m]:-} $c"; DELIV[$m]="${DELIV[$m]:-} $d"
 		echo "round $r $m: ${c} ns/pkt, ${d} of $COUNT at the sink" >&2
@@ -77,7 +79,7 @@ done
 med() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf '%-7s %12s %10s  %s\n' path "ns/pkt(med)" "/packet" "delivered per round"
 p=$(echo "${CPUS[packet]}" | med)
-for m in packet raw tun; do
+for m in $MODES; do
 	c=$(echo "${CPUS[$m]}" | med)
 	printf '%-7s %12s %10s  %s\n' "$m" "$c" "$(awk -v a="$c" -v b="$p" 'BEGIN {printf "%.2f", a / b}')" "${DELIV[$m]}"
 done

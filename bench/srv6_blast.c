@@ -7,7 +7,7 @@
  * bucket on CLOCK_MONOTONIC.  The UDP source port varies over -F flows.
  *
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
- *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER]
+ *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER] [-4 DST4]
  *
  * -y: sched_yield() after each burst, and while waiting for the pace, so a
  * consumer pinned to the same CPU at the same real-time priority
@@ -17,6 +17,11 @@
  * a headend policy (H.Encaps).
  * -D INNER: the SRH's next header is IPv6 (41): an inner IPv6 header from SRC
  * to INNER carries the UDP datagram (End.DX6 with -S SID: Segments Left 0).
+ * -4 DST4: IPv4 instead.  With -P: a plain IPv4 + UDP packet from 10.1.0.1
+ * to DST4 (H.Encaps of IPv4; -S is then unused but required); without: the
+ * SRH's next header is IPv4 (4), an inner IPv4 header from 10.1.0.1 to DST4
+ * carries the datagram (End.DX4, End.DT4).  UDP checksum 0 (allowed in
+ * IPv4).
  * -T: send one packet per call, with CLOCK_REALTIME (ns, 8 bytes, host
  * order) written into the first 8 bytes of its UDP payload just before, for
  * bench/lat_sink (the UDP checksum is then wrong: nothing on the path
@@ -74,6 +79,8 @@ static uint16_t fold(uint32_t s)
 int main(int argc, char **argv)
 {
 	const char *ifname = NULL, *mac = NULL, *src = NULL, *segarg = NULL, *inner = NULL;
+	const char *dst4 = NULL;
+	struct in_addr idst4, isrc4;
 	struct in6_addr segs[MAXSEG], saddr, idst;
 	unsigned int nsegs = 0, flows = 1, payload = 64;
 	double rate = 0, seconds = 5;
@@ -88,7 +95,7 @@ int main(int argc, char **argv)
 	size_t ip_off;
 	double t0, t, tokens = 0, last;
 
-	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTPD:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTPD:4:")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'M': mac = optarg; break;
@@ -103,6 +110,7 @@ int main(int argc, char **argv)
 		case 'T': stamp = 1; break;
 		case 'P': plain = 1; break;
 		case 'D': inner = optarg; break;
+		case '4': dst4 = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -122,8 +130,10 @@ int main(int argc, char **argv)
 		free(s);
 	}
 	if (!nsegs || (plain && (nsegs != 1 || inner)) ||
-	    (inner && inet_pton(AF_INET6, inner, &idst) != 1))
+	    (inner && inet_pton(AF_INET6, inner, &idst) != 1) || (inner && dst4) ||
+	    (dst4 && inet_pton(AF_INET, dst4, &idst4) != 1))
 		goto usage;
+	inet_pton(AF_INET, "10.1.0.1", &isrc4);
 	if (cpu >= 0) {
 		cpu_set_t set;
 
@@ -147,10 +157,13 @@ int main(int argc, char **argv)
 	}
 	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
 
-	/* Ethernet + IPv6 + SRH (+ IPv6) + UDP + payload */
+	/* Ethernet + IPv6 + SRH (+ IPv6 or IPv4) + UDP + payload; -P -4:
+	 * Ethernet + IPv4 + UDP + payload */
 	srh_len = plain ? 0 : 8 + 16 * nsegs;
-	ip_off = 14 + 40 + srh_len;                 /* the inner IPv6 header (-D) */
-	udp_off = ip_off + (inner ? 40 : 0);
+	ip_off = 14 + 40 + srh_len;                 /* the inner header (-D, -4) */
+	if (plain && dst4)
+		ip_off = 14;
+	udp_off = ip_off + (inner ? 40 : dst4 ? 20 : 0);
 	len = udp_off + 8 + payload;
 	for (int b = 0; b < BURST; b++) {
 		uint32_t s;
@@ -186,6 +199,27 @@ int main(int argc, char **argv)
 			memcpy(p + ip_off + 8, &saddr, 16);
 			memcpy(p + ip_off + 24, &idst, 16);
 		}
+		if (dst4) {
+			uint16_t tot = (uint16_t)(20 + 8 + payload);
+
+			if (plain) {
+				p[12] = 0x08;
+				p[13] = 0x00;
+			} else {
+				p[54] = 4;                  /* SRH: next header IPv4 */
+			}
+			memset(p + ip_off, 0, 20);
+			p[ip_off] = 0x45;
+			p[ip_off + 2] = (uint8_t)(tot >> 8);
+			p[ip_off + 3] = (uint8_t)tot;
+			p[ip_off + 8] = 64;
+			p[ip_off + 9] = 17;
+			memcpy(p + ip_off + 12, &isrc4, 4);
+			memcpy(p + ip_off + 16, &idst4, 4);
+			ck = fold(sum16(p + ip_off, 20, 0));
+			p[ip_off + 10] = (uint8_t)(ck >> 8);
+			p[ip_off + 11] = (uint8_t)ck;
+		}
 		p[udp_off] = (uint8_t)(sport >> 8);
 		p[udp_off + 1] = (uint8_t)sport;
 		p[udp_off + 2] = 0x27; p[udp_off + 3] = 0x0f; /* port 9999 */
@@ -193,7 +227,8 @@ int main(int argc, char **argv)
 		p[udp_off + 5] = (uint8_t)(8 + payload);
 		for (unsigned int i = 0; i < payload; i++)
 			p[udp_off + 8 + i] = (uint8_t)i;
-		/* checksum over the pseudo-header with the final destination */
+		/* checksum over the pseudo-header with the final destination
+		 * (IPv4: none, 0) */
 		s = sum16(&saddr, 16, 0);
 		s = sum16(inner ? &idst : &segs[nsegs - 1], 16, s);
 		s += 8 + payload + 17;
@@ -201,6 +236,8 @@ int main(int argc, char **argv)
 		ck = fold(s);
 		if (!ck)
 			ck = 0xffff;
+		if (dst4)
+			ck = 0;
 		p[udp_off + 6] = (uint8_t)(ck >> 8);
 		p[udp_off + 7] = (uint8_t)ck;
 		iov[b].iov_base = p;
@@ -272,6 +309,7 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr, "usage: srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] "
-		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER]\n");
+		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER] "
+		"[-4 DST4]\n");
 	return 2;
 }
