@@ -59,4 +59,24 @@ int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_
  */
 int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen);
 
+/* What srv6_polroute_restore() found for one missing route: 0 added again,
+ * -EEXIST a route that is not srv6d's holds its prefix and metric (left
+ * alone), else -errno (the add failed). */
+typedef void (*srv6_polroute_fn)(const struct srv6_conf_route *r, int result, void *arg);
+
+/**
+ * srv6_polroute_restore - put back the routes of @c's policies that are no
+ * longer in the main table (removed by hand or by a routing daemon, flushed
+ * with a device that went down): for each policy whose route through
+ * @ifindex is missing, @fn says what became of it; one whose prefix and
+ * metric a foreign route holds now (`ip route replace`) is reported, never
+ * replaced.  Nothing is removed, and every other policy is still restored
+ * (srv6_polroute_sync refuses the whole set).  Quiet when nothing is
+ * missing (@fn is not called).  Returns how many were added, or -errno with
+ * @err set when the table cannot be read (-ENODEV: @ifindex <= 0 while @c
+ * has policies).  Control thread (after rtnetlink events, linkwatch.h).
+ */
+int srv6_polroute_restore(const struct srv6_conf *c, int ifindex, srv6_polroute_fn fn, void *arg,
+			  char *err, size_t errlen);
+
 #endif

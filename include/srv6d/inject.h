@@ -72,6 +72,13 @@ int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t 
 void srv6_injdev_close(struct srv6_injdev *d);
 
 /**
+ * srv6_injdev_state - whether the kernel end (@d->ifindex) is there and up:
+ * 1 up, 0 down, -ENODEV gone (someone deleted it: srv6d does not create it
+ * again), else -errno.  Any thread.
+ */
+int srv6_injdev_state(const struct srv6_injdev *d);
+
+/**
  * struct srv6_injdev_drops - what the devices dropped (veth counters of both
  * ends: a full backlog on the kernel end shows as its rx_dropped or srv6d's
  * end's tx_dropped), plus softnet backlog drops of the whole host

@@ -244,14 +244,12 @@ static void pr_free(struct pr_ctx *x)
 }
 
 /* Read what the main table holds for @x->c's policy prefixes into @x
- * (x->state, x->shadow: pr_free() them) and refuse a conflict: -EEXIST
- * with @err naming the line when a foreign route holds a policy's prefix
- * and metric, -errno when the table cannot be read, else 0. */
-static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
+ * (x->state, x->shadow: pr_free() them).  0, or -errno with @err set when
+ * the table cannot be read. */
+static int pr_read(struct pr_ctx *x, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
 	const struct srv6_conf *c = x->c;
-	char pb[INET6_ADDRSTRLEN];
 	int e;
 
 	x->state = calloc(c->nroutes + 1, sizeof(*x->state));
@@ -268,6 +266,20 @@ static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
 			return e;
 		}
 	}
+	return 0;
+}
+
+/* pr_read(), and refuse a conflict: -EEXIST with @err naming the line when
+ * a foreign route holds a policy's prefix and metric. */
+static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
+{
+	const struct srv6_conf *c = x->c;
+	char pb[INET6_ADDRSTRLEN];
+	int e;
+
+	e = pr_read(x, err, errlen);
+	if (e < 0)
+		return e;
 	for (size_t i = 0; i < c->nroutes; i++) {
 		const struct srv6_conf_route *r = &c->routes[i];
 
@@ -351,6 +363,61 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 		}
 	}
 	e = x.err;
+out_free:
+	if (x.sk)
+		nl_socket_free(x.sk);
+	pr_free(&x);
+	return e;
+}
+
+int srv6_polroute_restore(const struct srv6_conf *c, int ifindex, srv6_polroute_fn fn, void *arg,
+			  char *err, size_t errlen)
+{
+	struct pr_ctx x = { .c = c, .ifindex = ifindex };
+	int e, n = 0;
+
+	if (!c->nroutes)
+		return 0;
+	if (ifindex <= 0) {
+		srv6_seterr(err, errlen, "policy routes: srv6d's device is gone");
+		return -ENODEV;
+	}
+	e = pr_read(&x, err, errlen);
+	if (e < 0)
+		goto out_free;
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+		int a;
+
+		if (x.state[i] & PR_OURS)
+			continue;
+		if (x.state[i] & PR_TAKEN) {   /* never taken over, never removed */
+			fn(r, -EEXIST, arg);
+			continue;
+		}
+		/* a socket only when something is missing: a look that finds
+		 * everything in place reads the table and nothing else */
+		if (!x.sk) {
+			x.sk = nl_socket_alloc();
+			if (!x.sk) {
+				srv6_seterr(err, errlen, "policy routes: out of memory");
+				e = -ENOMEM;
+				goto out_free;
+			}
+			e = nl_connect(x.sk, NETLINK_ROUTE);
+			if (e < 0) {
+				srv6_seterr(err, errlen, "policy routes: rtnetlink: %s",
+					    nl_geterror(e));
+				e = -EIO;
+				goto out_free;
+			}
+		}
+		a = add_policy(x.sk, ifindex, r);   /* exclusive: one appearing meanwhile is a conflict */
+		fn(r, a, arg);
+		if (a == 0)
+			n++;
+	}
+	e = n;
 out_free:
 	if (x.sk)
 		nl_socket_free(x.sk);

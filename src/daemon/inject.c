@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -273,6 +274,23 @@ void srv6_injdev_close(struct srv6_injdev *d)
 	if (sk)
 		nl_socket_free(sk);
 	d->ifindex = 0;
+}
+
+int srv6_injdev_state(const struct srv6_injdev *d)
+{
+	struct ifreq ifr;
+	int fd, r;
+
+	memset(&ifr, 0, sizeof(ifr));
+	if (d->ifindex <= 0 || !if_indextoname((unsigned int)d->ifindex, ifr.ifr_name))
+		return -ENODEV;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	r = ioctl(fd, SIOCGIFFLAGS, &ifr) < 0 ? (errno == ENODEV ? -ENODEV : -errno)
+					      : !!(ifr.ifr_flags & IFF_UP);
+	close(fd);
+	return r;
 }
 
 static uint64_t softnet_dropped(void)

@@ -67,6 +67,11 @@ enum {
 
 #define SRV6D_PIDFILE_DEFAULT "/run/srv6d/srv6d.pid"
 
+/* The control thread's periodic watch (workers, pending entries, policy
+ * routes) and steering check. */
+#define WATCH_INTERVAL_S 1
+#define STEER_CHECK_S    5      /* ip6tables-save every 5 s: cheap enough */
+
 struct daemon {
 	const char *conf_path;
 	const char *stats_path;
@@ -79,6 +84,12 @@ struct daemon {
 	struct srv6_pq *pqs;
 	bool steered;                   /* our rules are installed */
 	uint64_t steer_repairs;         /* steering found changed and reinstalled */
+	uint64_t route_restores;        /* policy routes found gone and added again */
+	bool polroute_dirty;            /* the last look at the policies' routes
+					 * failed: looked again every tick */
+	int polroute_dev;               /* srv6d's device at that look (srv6_injdev_state) */
+	bool *polroute_taken;           /* per d->conf route: a foreign route in its
+					 * place, said once (NULL: none yet) */
 	int64_t next_steer_check;       /* CLOCK_MONOTONIC seconds */
 	int flowlabel_mode;
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
@@ -99,7 +110,7 @@ struct daemon {
 	size_t nbase_sid, nbase_pol;
 	struct srv6_worker_stats *base_w;
 	struct srv6_nfq_stats *base_q;
-	uint64_t base_repairs;
+	uint64_t base_repairs, base_restores;
 };
 
 /* A counter slot's value at `stats reset`, valid while the slot holds the
@@ -533,6 +544,9 @@ static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err,
 {
 	int r = srv6_polroute_sync(c, d->injdev.ifindex, err, errlen);
 
+	/* a sync that failed half way: the tick puts back what it can
+	 * (polroute_watch()) */
+	d->polroute_dirty = r < 0 && d->injdev.ifindex;
 	if (r == -ENODEV)
 		snprintf(err, errlen, "headend policies need srv6d's device (route lines are "
 			 "kernel routes through it), which could not be created");
@@ -783,6 +797,8 @@ static int fill_stats(FILE *f, void *arg)
 	dump_egress(&x);
 	fprintf(f, "steering repairs=%llu\n",
 		(unsigned long long)(x.d->steer_repairs - x.d->base_repairs));
+	fprintf(f, "policy-routes restored=%llu\n",
+		(unsigned long long)(x.d->route_restores - x.d->base_restores));
 	srv6_pending_print(&x.d->pend, &x.d->conf, f);
 	return 0;
 }
@@ -803,6 +819,8 @@ static void dump_counters(struct daemon *d, bool to_log)
 		dump_egress(&x);
 		srv6_log(LOG_INFO, "steering repairs=%llu",
 			 (unsigned long long)(d->steer_repairs - d->base_repairs));
+		srv6_log(LOG_INFO, "policy-routes restored=%llu",
+			 (unsigned long long)(d->route_restores - d->base_restores));
 		srv6_pending_print(&d->pend, &d->conf, NULL);
 	}
 	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
@@ -967,6 +985,8 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	srv6_conf_free(&d->conf);
 	d->conf = *nc;
 	srv6_conf_init(nc);
+	free(d->polroute_taken);   /* per route of the old conf */
+	d->polroute_taken = NULL;
 	srv6_log_set_level(d->conf.log_level);
 	r = steer_apply(d, &d->conf, serr, sizeof(serr));
 	if (r < 0) {
@@ -1256,6 +1276,117 @@ static void hmac_relinked(const char *name, int was, int now)
 			 was ? "created again" : "found", now);
 }
 
+/* ---- the policies' routes, watched (linkwatch.h, fallback.h) ---- */
+
+struct pr_report {
+	struct daemon *d;
+	bool *taken;       /* per route: a foreign route in its place now */
+	bool failed;       /* an add failed: looked at again next tick */
+};
+
+/* One missing policy route (srv6_polroute_restore): restored (logged and
+ * counted), taken (said by polroute_watch()) or failed (said once until a
+ * look succeeds). */
+static void polroute_report(const struct srv6_conf_route *r, int res, void *arg)
+{
+	struct pr_report *x = arg;
+	struct daemon *d = x->d;
+	char a[INET6_ADDRSTRLEN + 8];
+
+	addr_str(r->family, &r->prefix, r->plen, false, a, sizeof(a));
+	if (res == 0) {
+		d->route_restores++;
+		srv6_log(LOG_NOTICE, "policy route %s metric %u was removed from the kernel: restored",
+			 a, srv6_route_metric(r));
+		srv6_ctlsock_event(d->ctl, "route", "%s metric %u: kernel route removed, restored", a,
+				   srv6_route_metric(r));
+	} else if (res == -EEXIST) {
+		x->taken[r - d->conf.routes] = true;
+	} else {
+		if (!d->polroute_dirty && !x->failed)
+			srv6_log(LOG_ERR, "policy route %s metric %u is gone from the kernel and cannot "
+				 "be added again: %s (tried again every %d s)", a, srv6_route_metric(r),
+				 strerror(-res), WATCH_INTERVAL_S);
+		x->failed = true;
+	}
+}
+
+/* What srv6d's device became, said when it changes.  Whether routes can be
+ * added through it. */
+static bool polroute_dev(struct daemon *d)
+{
+	int st = srv6_injdev_state(&d->injdev);
+
+	if (st == -ENODEV && d->polroute_dev != st)
+		srv6_log(LOG_ERR, "%s was deleted (not by srv6d): the routes of the %zu policies "
+			 "went with it and cannot come back, nothing is injected; restart srv6d",
+			 d->injdev.name, d->conf.nroutes);
+	else if (st == 0 && d->polroute_dev != st)
+		srv6_log(LOG_WARNING, "%s is down: the routes of the %zu policies went with it; they "
+			 "are restored when it is up", d->injdev.name, d->conf.nroutes);
+	else if (st == 1 && d->polroute_dev == 0)
+		srv6_log(LOG_NOTICE, "%s is up again", d->injdev.name);
+	if (st == -ENODEV || st == 0 || st == 1)
+		d->polroute_dev = st;
+	return st != -ENODEV && st != 0;   /* unknown: try */
+}
+
+/*
+ * The policies' kernel routes, after an event that may have taken one away
+ * (SRV6_LW_POLROUTE: linkwatch.h) and every tick while the last look
+ * failed: what is missing is added again, logged and counted; a route that
+ * is not srv6d's in a policy's place (`ip route replace`) is named once and
+ * never touched (srv6_polroute_restore removes nothing).  srv6d's own
+ * removals (a reload's stale routes) bring one look that finds everything
+ * in place and says nothing.  Control thread.
+ */
+static void polroute_watch(struct daemon *d)
+{
+	struct pr_report x = { .d = d };
+	char err[256], a[INET6_ADDRSTRLEN + 8];
+	int r;
+
+	if (!d->conf.nroutes || !d->injdev.ifindex) {
+		d->polroute_dirty = false;
+		return;
+	}
+	if (!polroute_dev(d)) {
+		d->polroute_dirty = d->polroute_dev == 0;   /* down: up again is looked for */
+		return;
+	}
+	x.taken = calloc(d->conf.nroutes, sizeof(*x.taken));
+	if (!x.taken) {
+		d->polroute_dirty = true;
+		return;
+	}
+	r = srv6_polroute_restore(&d->conf, d->injdev.ifindex, polroute_report, &x, err,
+				  sizeof(err));
+	if (r < 0 && !d->polroute_dirty)
+		srv6_log(LOG_ERR, "%s (tried again every %d s)", err, WATCH_INTERVAL_S);
+	if (r < 0) {   /* nothing known of the places */
+		d->polroute_dirty = true;
+		free(x.taken);
+		return;
+	}
+	d->polroute_dirty = x.failed;
+	for (size_t i = 0; i < d->conf.nroutes; i++) {
+		const struct srv6_conf_route *rt = &d->conf.routes[i];
+
+		if (!x.taken[i] || (d->polroute_taken && d->polroute_taken[i]))
+			continue;
+		addr_str(rt->family, &rt->prefix, rt->plen, false, a, sizeof(a));
+		srv6_log(LOG_ERR, "policy route %s metric %u: a route that is not srv6d's took its "
+			 "place in the main table (same prefix and metric, %s:%u): left alone; the "
+			 "policy carries nothing until that route goes, then srv6d's is restored (or "
+			 "give the policy another \"metric\")", a, srv6_route_metric(rt), d->conf_path,
+			 rt->line);
+		srv6_ctlsock_event(d->ctl, "route", "%s metric %u: a foreign route took its place",
+				   a, srv6_route_metric(rt));
+	}
+	free(d->polroute_taken);
+	d->polroute_taken = x.taken;
+}
+
 /*
  * @want (SRV6_LW_*): after rtnetlink events, or every tick (@tick) while
  * something is pending.  VERIFY finds contexts whose route the kernel
@@ -1273,6 +1404,9 @@ static void complete_pending(struct daemon *d, int want, bool tick)
 	 * missed event must not leave a re-created interface unchecked) */
 	if (tick || (want & SRV6_LW_LINK))
 		(void)srv6_hmac_conf_relink(d->conf.hmac, hmac_relinked);
+	/* a policy's route removed or taken; a failed look again */
+	if ((want & SRV6_LW_POLROUTE) || (tick && d->polroute_dirty))
+		polroute_watch(d);
 
 	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
 	 * (__dev_notify_flags(), then the NETDEV_DOWN notifiers), and IPv4
@@ -1320,9 +1454,6 @@ static void check_forwarding(void)
 }
 
 /* ---- the periodic watch (control thread) ---- */
-
-#define WATCH_INTERVAL_S 1
-#define STEER_CHECK_S    5      /* ip6tables-save every 5 s: cheap enough */
 
 static int64_t mono_s(void)
 {
@@ -2325,6 +2456,10 @@ static int ctl_prometheus(struct daemon *d, FILE *o)
 	prom_head(o, "steering_repairs_total", "counter", "Times the steering was found changed and reinstalled.");
 	fprintf(o, "srv6d_steering_repairs_total %llu\n",
 		(unsigned long long)(d->steer_repairs - d->base_repairs));
+	prom_head(o, "policy_routes_restored_total", "counter",
+		  "Policy routes found gone from the kernel and added again.");
+	fprintf(o, "srv6d_policy_routes_restored_total %llu\n",
+		(unsigned long long)(d->route_restores - d->base_restores));
 	prom_head(o, "start_time_seconds", "gauge", "Start time, Unix seconds.");
 	fprintf(o, "srv6d_start_time_seconds %lld\n", (long long)d->started);
 	prom_head(o, "config_load_time_seconds", "gauge", "Last configuration load, Unix seconds.");
@@ -2372,8 +2507,9 @@ static int ctl_stats(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 			return -ENOMEM;
 		fprintf(o, ",\"queues\":");
 		(void)ctl_queue(d, &sq, o, err, errlen);
-		fprintf(o, ",\"steering\":{\"repairs\":%llu}}\n",
-			(unsigned long long)(d->steer_repairs - d->base_repairs));
+		fprintf(o, ",\"steering\":{\"repairs\":%llu},\"policy_routes\":{\"restored\":%llu}}\n",
+			(unsigned long long)(d->steer_repairs - d->base_repairs),
+			(unsigned long long)(d->route_restores - d->base_restores));
 	}
 	return 0;
 }
@@ -2437,6 +2573,7 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	d->base_w = bw;
 	d->base_q = bq;
 	d->base_repairs = d->steer_repairs;
+	d->base_restores = d->route_restores;
 	for (unsigned int i = 0; i < d->npqs; i++)
 		if (d->pqs[i].running)
 			srv6_pq_reset(&d->pqs[i]);
@@ -2526,7 +2663,7 @@ static void warn_mark_users(const struct srv6_conf *c)
 
 int main(int argc, char **argv)
 {
-	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH };
+	struct daemon d = { .conf_path = SRV6_CONF_DEFAULT_PATH, .polroute_dev = 1 };
 	char err[SRV6_CONF_ERRLEN + 256];
 	bool foreground = false, check_only = false, verbose = false;
 	char *conf_abs = NULL, *stats_abs = NULL;
@@ -2741,8 +2878,8 @@ int main(int argc, char **argv)
 		goto out_queues;
 	}
 	srv6_pending_log(&d.pend, &d.conf);
-	d.lw = srv6_linkwatch_open(d.conf.table_base, d.conf.table_base + SRV6_NHCTX_MAX, err,
-				   sizeof(err));
+	d.lw = srv6_linkwatch_open(d.conf.table_base, d.conf.table_base + SRV6_NHCTX_MAX,
+				   d.injdev.ifindex, err, sizeof(err));
 	if (!d.lw)
 		srv6_log(LOG_WARNING, "%s: pending entries are retried every %d s only", err,
 			 WATCH_INTERVAL_S);
@@ -2854,9 +2991,9 @@ int main(int argc, char **argv)
 			/* the fallback of a missed event: retry what waits
 			 * (and without events at all, look for lost routes
 			 * at the steering check's pace) */
-			complete_pending(&d, srv6_linkwatch_drain(d.lw) | SRV6_LW_RETRY |
-					 (!d.lw && ++ticks % STEER_CHECK_S == 0 ? SRV6_LW_VERIFY : 0),
-					 true);
+			complete_pending(&d, srv6_linkwatch_drain(d.lw, &d.conf) | SRV6_LW_RETRY |
+					 (!d.lw && ++ticks % STEER_CHECK_S == 0 ?
+					  SRV6_LW_VERIFY | SRV6_LW_POLROUTE : 0), true);
 		}
 		if (now >= src_next) {
 			retry_publish(&d);
@@ -2867,7 +3004,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (sig == SRV6_LINKWATCH_SIG) {
-			complete_pending(&d, srv6_linkwatch_drain(d.lw), false);
+			complete_pending(&d, srv6_linkwatch_drain(d.lw, &d.conf), false);
 		} else if (sig == SIGHUP) {
 			srv6_notify_reloading();
 			(void)reload(&d, err, sizeof(err));
@@ -2917,6 +3054,7 @@ out_conf:
 	free(d.base_pol);
 	free(d.base_w);
 	free(d.base_q);
+	free(d.polroute_taken);
 	srv6_pidfile_close(pid_path, pid_fd);
 	srv6_conf_free(&d.conf);
 	free(conf_abs);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_degraded.c - the pure parts of the degraded start: which rtnetlink
- * events wake the completion (srv6_linkwatch_classify, src/daemon/linkwatch.c)
- * and the pending bookkeeping (src/daemon/pending.c): flags set from the
+ * events wake the completion (srv6_linkwatch_classify, src/daemon/linkwatch.c),
+ * and which ones make srv6d look at the policies' kernel routes
+ * (SRV6_LW_POLROUTE: tests/net/test_polroute_watch.sh), and the pending
+ * bookkeeping (src/daemon/pending.c): flags set from the
  * next-hop and source parts, counted, listed.  The namespace side is
  * tests/net/test_degraded.sh.
  */
@@ -19,11 +21,15 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include "srv6d/fallback.h"
 #include "srv6d/linkwatch.h"
 #include "srv6d/pending.h"
 
 #define LO 4200000000u
 #define HI (LO + 0xffffu)
+#define DEV 7                 /* srv6d's device */
+
+static const struct srv6_lw_scope plain = { .table_lo = LO, .table_hi = HI };
 
 static char buf[512] __attribute__((aligned(8)));
 
@@ -48,7 +54,80 @@ static int cls(uint16_t type, int family, uint32_t table)
 {
 	size_t len = msg(type, family, table);
 
-	return srv6_linkwatch_classify(buf, len, LO, HI);
+	return srv6_linkwatch_classify(buf, len, &plain);
+}
+
+/* A link message for @ifindex. */
+static size_t lmsg(uint16_t type, int ifindex)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+
+	nlh->nlmsg_type = type;
+	ifi->ifi_index = ifindex;
+	return nlh->nlmsg_len;
+}
+
+/* A route message as the kernel sends it: RTA_PRIORITY and RTA_OIF only
+ * when not 0 (an IPv4 route at metric 0 carries none), RTA_DST unless /0. */
+static size_t rmsg(uint16_t type, const char *prefix, uint32_t table, uint8_t proto, uint8_t rtype,
+		   uint32_t oif, uint32_t prio)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	char a[64], *slash;
+	uint8_t dst[16];
+	int family;
+
+	snprintf(a, sizeof(a), "%s", prefix);
+	slash = strchr(a, '/');
+	assert_non_null(slash);
+	*slash = '\0';
+	family = strchr(a, ':') ? AF_INET6 : AF_INET;
+	assert_int_equal(inet_pton(family, a, dst), 1);
+	nlh->nlmsg_type = type;
+	rtm->rtm_family = (uint8_t)family;
+	rtm->rtm_dst_len = (uint8_t)atoi(slash + 1);
+	rtm->rtm_table = table < 256 ? (uint8_t)table : RT_TABLE_UNSPEC;
+	rtm->rtm_protocol = proto;
+	rtm->rtm_type = rtype;
+	mnl_attr_put_u32(nlh, RTA_TABLE, table);
+	if (rtm->rtm_dst_len)
+		mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, dst);
+	if (prio)
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, prio);
+	if (oif)
+		mnl_attr_put_u32(nlh, RTA_OIF, oif);
+	return nlh->nlmsg_len;
+}
+
+static struct srv6_conf_route pol[3];
+static struct srv6_conf pconf = { .routes = pol, .nroutes = 3 };
+
+/* 2001:db8::/32 (IPv6 default metric 1024), 10.0.0.0/8 (IPv4 default 0),
+ * 2001:db8:77::/48 metric 300. */
+static void pconf_make(void)
+{
+	memset(pol, 0, sizeof(pol));
+	pol[0].family = AF_INET6;
+	inet_pton(AF_INET6, "2001:db8::", &pol[0].prefix.v6);
+	pol[0].plen = 32;
+	pol[1].family = AF_INET;
+	inet_pton(AF_INET, "10.0.0.0", &pol[1].prefix.v4);
+	pol[1].plen = 8;
+	pol[2].family = AF_INET6;
+	inet_pton(AF_INET6, "2001:db8:77::", &pol[2].prefix.v6);
+	pol[2].plen = 48;
+	pol[2].has_metric = true;
+	pol[2].metric = 300;
+}
+
+static int rcls(const struct srv6_lw_scope *s, uint16_t type, const char *prefix, uint32_t table,
+		uint8_t proto, uint8_t rtype, uint32_t oif, uint32_t prio)
+{
+	size_t len = rmsg(type, prefix, table, proto, rtype, oif, prio);
+
+	return srv6_linkwatch_classify(buf, len, s);
 }
 
 static void test_classify(void **state)
@@ -70,9 +149,118 @@ static void test_classify(void **state)
 	assert_int_equal(cls(RTM_DELROUTE, AF_INET6, HI + 1), 0);
 	/* truncated messages are ignored */
 	msg(RTM_NEWLINK, 0, 0);
-	assert_int_equal(srv6_linkwatch_classify(buf, 8, LO, HI), 0);
+	assert_int_equal(srv6_linkwatch_classify(buf, 8, &plain), 0);
 	msg(RTM_DELROUTE, AF_INET6, LO + 7);
-	assert_int_equal(srv6_linkwatch_classify(buf, NLMSG_LENGTH(4), LO, HI), 0);
+	assert_int_equal(srv6_linkwatch_classify(buf, NLMSG_LENGTH(4), &plain), 0);
+}
+
+/* SRV6_LW_POLROUTE: what may have taken a policy's route away. */
+static void test_classify_polroute(void **state)
+{
+	const struct srv6_lw_scope s = { .table_lo = LO, .table_hi = HI, .dev_ifindex = DEV,
+					 .conf = &pconf };
+	const struct srv6_lw_scope noconf = { .table_lo = LO, .table_hi = HI, .dev_ifindex = DEV };
+	const uint8_t P = SRV6_FALLBACK_PROTO, BOOT = RTPROT_BOOT, U = RTN_UNICAST;
+	const int R = SRV6_LW_RETRY, PR = SRV6_LW_POLROUTE;
+	size_t len;
+
+	(void)state;
+	pconf_make();
+	/* srv6d's own route removed (`ip route del PREFIX dev srv6d0 proto 109`,
+	 * a reload's stale one alike: one look, which finds all in place) */
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8::/32", RT_TABLE_MAIN, P, U, DEV, 1024), PR);
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8:5::/64", RT_TABLE_MAIN, P, U, DEV, 1024), PR);
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "10.0.0.0/8", RT_TABLE_MAIN, P, U, DEV, 0), PR);
+	assert_int_equal(rcls(&noconf, RTM_DELROUTE, "2001:db8::/32", RT_TABLE_MAIN, P, U, DEV, 1024),
+			 PR);
+	/* not srv6d's policy route: another instance's device, another
+	 * table, a fail-open blackhole (no device, its own metric), another
+	 * protocol at another place */
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8::/32", RT_TABLE_MAIN, P, U, DEV + 1, 1024),
+			 PR);   /* ...but a route of the policy's place: looked at */
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8:5::/64", RT_TABLE_MAIN, P, U, DEV + 1, 1024),
+			 0);
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8::/32", 100, P, U, DEV, 1024), 0);
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8::/32", RT_TABLE_MAIN, P, RTN_BLACKHOLE, 0,
+			      0xffff0000u + 40000u), 0);
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8:5::/64", RT_TABLE_MAIN, BOOT, U, DEV, 1024),
+			 0);
+	/* srv6d's own adds wake no look */
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8::/32", RT_TABLE_MAIN, P, U, DEV, 1024), R);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "10.0.0.0/8", RT_TABLE_MAIN, P, U, DEV, 0), R);
+	/* a foreign route in a policy's place (`ip route replace`: no
+	 * RTM_DELROUTE for srv6d's), and gone again */
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8::/32", RT_TABLE_MAIN, BOOT, U, 3, 1024),
+			 R | PR);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "10.0.0.0/8", RT_TABLE_MAIN, BOOT, U, 3, 0), R | PR);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8:77::/48", RT_TABLE_MAIN, BOOT, U, 3, 300),
+			 R | PR);
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8::/32", RT_TABLE_MAIN, BOOT, U, 3, 1024), PR);
+	/* ...not in it: another metric, another length, another prefix, or
+	 * no policies */
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8::/32", RT_TABLE_MAIN, BOOT, U, 3, 1023), R);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "10.0.0.0/8", RT_TABLE_MAIN, BOOT, U, 3, 5), R);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8::/33", RT_TABLE_MAIN, BOOT, U, 3, 1024), R);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db9::/32", RT_TABLE_MAIN, BOOT, U, 3, 1024), R);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8:77::/48", RT_TABLE_MAIN, BOOT, U, 3, 1024),
+			 R);
+	assert_int_equal(rcls(&s, RTM_NEWROUTE, "2001:db8::/32", 100, BOOT, U, 3, 1024), R);
+	assert_int_equal(rcls(&noconf, RTM_NEWROUTE, "2001:db8::/32", RT_TABLE_MAIN, BOOT, U, 3, 1024),
+			 R);
+	/* no device (egress verdict without one): nothing is srv6d's */
+	assert_int_equal(rcls(&plain, RTM_DELROUTE, "2001:db8::/32", RT_TABLE_MAIN, P, U, DEV, 1024),
+			 0);
+	/* srv6d's next-hop tables keep their own bit */
+	assert_int_equal(rcls(&s, RTM_DELROUTE, "2001:db8::/32", LO + 7, P, U, DEV, 1024),
+			 SRV6_LW_VERIFY6);
+	/* its device: up, down, deleted */
+	len = lmsg(RTM_NEWLINK, DEV);
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &s),
+			 R | SRV6_LW_VERIFY4 | SRV6_LW_LINK | PR);
+	len = lmsg(RTM_DELLINK, DEV);
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &s),
+			 R | SRV6_LW_VERIFY4 | SRV6_LW_LINK | PR);
+	len = lmsg(RTM_NEWLINK, 3);
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &s), R | SRV6_LW_VERIFY4 | SRV6_LW_LINK);
+	len = lmsg(RTM_NEWLINK, DEV);
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &plain),
+			 R | SRV6_LW_VERIFY4 | SRV6_LW_LINK);
+	/* a short RTA_OIF or RTA_PRIORITY is never read */
+	len = rmsg(RTM_DELROUTE, "2001:db8:5::/64", RT_TABLE_MAIN, P, U, 0, 1024);
+	{
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+		uint16_t two = DEV;
+
+		mnl_attr_put(nlh, RTA_OIF, sizeof(two), &two);
+		len = nlh->nlmsg_len;
+	}
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &s), 0);
+	len = rmsg(RTM_NEWROUTE, "2001:db8::/32", RT_TABLE_MAIN, BOOT, U, 3, 0);
+	{
+		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+		uint16_t two = 1024;
+
+		mnl_attr_put(nlh, RTA_PRIORITY, sizeof(two), &two);
+		len = nlh->nlmsg_len;
+	}
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &s), R);
+	/* a truncated RTA_DST is no prefix */
+	{
+		struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+		struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+		uint8_t half[8] = { 0x20, 0x01, 0x0d, 0xb8 };
+
+		nlh->nlmsg_type = RTM_DELROUTE;
+		rtm->rtm_family = AF_INET6;
+		rtm->rtm_dst_len = 32;
+		rtm->rtm_table = RT_TABLE_MAIN;
+		rtm->rtm_protocol = BOOT;
+		rtm->rtm_type = U;
+		mnl_attr_put(nlh, RTA_DST, sizeof(half), half);
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, 1024);
+		len = nlh->nlmsg_len;
+	}
+	assert_int_equal(srv6_linkwatch_classify(buf, len, &s), 0);
 }
 
 static void conf_make(struct srv6_conf *c)
@@ -164,6 +352,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
+		cmocka_unit_test(test_classify_polroute),
 		cmocka_unit_test(test_pending),
 	};
 
