@@ -22,7 +22,8 @@
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
 #   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
 #   lat-kernel lat-end lat-srv6d mw1 mw2 (one PE pair with one worker and
-#   with two: see run_mw below)
+#   with two: see run_mw below) oth oth-ovl oth-ovl-napi (what the overload
+#   setup costs non-SRv6 traffic: see run_oth below)
 #   (default: the first five; srv6d runs `egress verdict`, srv6d-inject
 #   `egress inject`; ovl and ovl-napi measure goodput under overload, see
 #   run_ovl below; lat-* the one-way delay at LAT_RATE, see lat_run)
@@ -292,6 +293,90 @@ run_ovl() { # run_ovl MODE
 }
 
 # ---------------------------------------------------------------------------
+# What the overload setup costs other traffic (split placement), modes oth
+# (the kernel's seg6local End), oth-ovl (srv6d's defaults, as ovl) and
+# oth-ovl-napi (the overload setup, as ovl-napi): non-SRv6 traffic, plain
+# IPv6 to fc00:6::2 that rtr forwards through the same ingress veth, at
+# OTH_RATE pps (srv6_blast -T -P: one packet per call, its send time in the
+# payload; lat_sink on dst: one-way delay), while End traffic is offered at
+# each rate of OTH_LOAD (pps, 0: none).  Per load: the plain packets'
+# delivery and p50/p99, and the End goodput.
+# ---------------------------------------------------------------------------
+OTH_RATE=${OTH_RATE:-5000}
+OTH_LOAD=${OTH_LOAD:-0 100000 300000}
+declare -A OTH
+run_oth() { # run_oth MODE
+	local m=$1 load out sent got before after gpid spid
+	R ip -6 route del fc00:ff::/64
+	R ip -6 route add fc00:6::/64 via fc00:2::2
+	case $m in
+	oth)
+		R ip -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
+		;;
+	*)
+		if [ "$m" = oth-ovl-napi ]; then
+			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; return; }
+		fi
+		cat >"$TMPD/srv6d.conf" <<-EOF
+		queue 0
+		queue-maxlen $QMAXLEN
+		steer auto
+		cpu-affinity 1
+		control-socket none
+		egress verdict
+		worker-sched $([ "$m" = oth-ovl-napi ] && echo fifo 10 || echo other)
+		sid fc00:ff::1 action End
+		EOF
+		ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" \
+			>"$TMPD/bg.out" 2>&1 &
+		BGPID=$!
+		sleep 1
+		;;
+	esac
+	for load in $OTH_LOAD; do
+		# the sink at a higher real-time priority than generator and
+		# worker: starved, its socket would drop what the path delivered
+		ip netns exec "$NS_DST" chrt -f 20 "$BUILD/bench/lat_sink" -i veth3 -o 62 -d fc00:6::2 \
+			-t $((DUR + 2)) \
+			>"$TMPD/lat.out" 2>&1 &
+		spid=$!
+		sleep 0.5
+		before=$(rx_dst)
+		gpid=
+		if [ "$load" -gt 0 ]; then
+			ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 \
+				-M 02:00:00:00:01:01 -s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" \
+				-r "$load" -t "$DUR" -c 0 -F 64 -y >"$TMPD/flood.out" &
+			gpid=$!
+		fi
+		out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 \
+			-M 02:00:00:00:01:01 -s fc00:1::1 -S fc00:6::2 -P -l "$PAYLOAD" -r "$OTH_RATE" \
+			-t "$DUR" -c 0 -T)
+		[ -n "$gpid" ] && wait "$gpid"
+		wait "$spid"
+		drained
+		after=$(rx_dst)
+		sent=$(echo "$out" | awk '{print $2}')
+		set -- $(grep '^packets' "$TMPD/lat.out")
+		got=${2:-0}
+		# load goodput: what dst received beyond the plain packets
+		local gp=$(( (after - before - got) / DUR ))
+		local line="$load $sent $got ${4:-0} ${8:-0} $gp"
+		echo "    $m, End offered $load pps: plain sent $sent got $got p50 ${4:-0} us p99 ${8:-0} us (sink drops ${12:-?}); End goodput $gp pps" >&2
+		OTH[$m:$load]="${OTH[$m:$load]:-}${OTH[$m:$load]:+;}$line"
+	done
+	if [ "$m" = oth ]; then
+		R ip -6 route del fc00:ff::1/128
+	else
+		stop_bg
+		echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | cut -c1-200)" >&2
+		[ "$m" = oth-ovl-napi ] && napi_off
+	fi
+	R ip -6 route del fc00:6::/64
+	R ip -6 route add fc00:ff::/64 via fc00:2::2
+}
+
+# ---------------------------------------------------------------------------
 # Added latency (split placement), modes lat-kernel and lat-srv6d: End at
 # LAT_RATE pps (default 50000, about half of srv6d's loss-free rate here),
 # srv6_blast -T stamping each burst with CLOCK_REALTIME, bench/lat_sink on
@@ -396,6 +481,10 @@ run_mode() {
 	ovl|ovl-napi)
 		run_ovl "$m"
 		COST[$m]=-
+		;;
+	oth|oth-ovl|oth-ovl-napi)
+		run_oth "$m"
+		RES[$m]="0 0 0"; COST[$m]=-
 		;;
 	mw1|mw2)
 		run_mw "$m"
@@ -819,6 +908,17 @@ done
 			awk -v f=$f -v k="$k" -v v="$v" 'BEGIN { printf "latency %s median of runs: kernel End %s us, srv6d %s us (%.2fx), srv6d added %.1f us\n", f, k, v, (k > 0 ? v / k : 0), v - k }'
 		done
 	fi
+	for m in $MODES; do
+		case $m in oth|oth-ovl|oth-ovl-napi) ;; *) continue ;; esac
+		for load in $OTH_LOAD; do
+			# medians over the repetitions of each column
+			echo "${OTH[$m:$load]:-}" | tr ';' '\n' | grep . | awk -v m="$m" -v L="$load" -v r="$OTH_RATE" '
+				{ n++; s[n] = $2; g[n] = $3; p5[n] = $4; p9[n] = $5; gp[n] = $6;
+				  d[n] = ($2 > 0 ? $3 * 100 / $2 : 0) }
+				function med(a,   i, j, t, k) { k = n; for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }; return a[int((k + 1) / 2)] }
+				END { if (n) printf "%s: End offered %d pps: plain traffic (%d pps) delivered %.1f%%, p50 %.1f us, p99 %.1f us; End goodput %d pps (medians of %d)\n", m, L, r, med(d), med(p5), med(p9), med(gp), n }'
+		done
+	done
 	for m in $MODES; do
 		case $m in ovl|ovl-napi) ;; *) continue ;; esac
 		set -- ${RES[$m]:-0 0 0}
