@@ -444,13 +444,22 @@ run_mode() {
 	local m=$1
 	echo "== $m" >&2
 	case $m in
-	lat-kernel)
+	lat-kernel|lat-kernel-napi)
+		# -napi: rtr's ingress veth in threaded NAPI mode, RPS off (as
+		# ovl-napi), for both the kernel and srv6d
+		if [ "$m" = lat-kernel-napi ]; then
+			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; COST[$m]=-; return; }
+		fi
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		lat_run "$m"
 		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
+		[ "$m" = lat-kernel-napi ] && napi_off
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
-	lat-end)
+	lat-end|lat-end-napi)
+		if [ "$m" = lat-end-napi ]; then
+			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; COST[$m]=-; return; }
+		fi
 		R ip -6 route del fc00:ff::/64
 		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		start_bg "$BUILD/bench/nfq_end" -q 0 -c 1 -m "$QMAXLEN"
@@ -458,9 +467,13 @@ run_mode() {
 		stop_bg
 		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		R ip -6 route add fc00:ff::/64 via fc00:2::2
+		[ "$m" = lat-end-napi ] && napi_off
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
-	lat-srv6d)
+	lat-srv6d|lat-srv6d-napi)
+		if [ "$m" = lat-srv6d-napi ]; then
+			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; COST[$m]=-; return; }
+		fi
 		R ip -6 route del fc00:ff::/64
 		cat >"$TMPD/srv6d.conf" <<-EOF
 		queue 0
@@ -476,6 +489,7 @@ run_mode() {
 		lat_run "$m"
 		stop_bg
 		R ip -6 route add fc00:ff::/64 via fc00:2::2
+		[ "$m" = lat-srv6d-napi ] && napi_off
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
 	ovl|ovl-napi)
@@ -900,14 +914,15 @@ done
 		case $m in lat-*) ;; *) continue ;; esac
 		echo "$m at $LAT_RATE pps, per run: ${LAT[$m]:-}"
 	done
-	if [ -n "${LAT[lat-kernel]:-}" ] && [ -n "${LAT[lat-srv6d]:-}" ]; then
+	for sfx in "" -napi; do
+		[ -n "${LAT[lat-kernel$sfx]:-}" ] && [ -n "${LAT[lat-srv6d$sfx]:-}" ] || continue
 		# medians over the runs of p50 and p99, and srv6d's over the kernel's
 		for f in p50_us p99_us; do
-			k=$(echo "${LAT[lat-kernel]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
-			v=$(echo "${LAT[lat-srv6d]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
-			awk -v f=$f -v k="$k" -v v="$v" 'BEGIN { printf "latency %s median of runs: kernel End %s us, srv6d %s us (%.2fx), srv6d added %.1f us\n", f, k, v, (k > 0 ? v / k : 0), v - k }'
+			k=$(echo "${LAT[lat-kernel$sfx]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
+			v=$(echo "${LAT[lat-srv6d$sfx]}" | tr ';' '\n' | awk -v f=$f '{ for (i = 1; i < NF; i++) if ($i == f) print $(i + 1) }' | sort -n | awk '{ l[NR] = $1 } END { print l[int((NR + 1) / 2)] }')
+			awk -v f=$f -v k="$k" -v v="$v" -v x="${sfx:+ (threaded NAPI, RPS off)}" 'BEGIN { printf "latency %s median of runs%s: kernel End %s us, srv6d %s us (%.2fx), srv6d added %.1f us\n", f, x, k, v, (k > 0 ? v / k : 0), v - k }'
 		done
-	fi
+	done
 	for m in $MODES; do
 		case $m in oth|oth-ovl|oth-ovl-napi) ;; *) continue ;; esac
 		for load in $OTH_LOAD; do
