@@ -193,7 +193,13 @@ int main(int argc, char **argv)
 				struct tpacket2_hdr *t = (void *)(ring + (size_t)cur * req.tp_frame_size);
 				uint8_t *d = (uint8_t *)t + TPACKET2_HDRLEN - sizeof(struct sockaddr_ll);
 
-				if (__atomic_load_n(&t->tp_status, __ATOMIC_ACQUIRE) != TP_STATUS_AVAILABLE)
+				unsigned int st = __atomic_load_n(&t->tp_status, __ATOMIC_ACQUIRE);
+
+				if (st & TP_STATUS_WRONG_FORMAT) {
+					fprintf(stderr, "ring: frame refused (TP_STATUS_WRONG_FORMAT)\n");
+					return 1;
+				}
+				if (st != TP_STATUS_AVAILABLE)
 					break;
 				memcpy(d, mac, 6);
 				memcpy(d + 6, pmac, 6);

@@ -68,12 +68,7 @@ int main(int argc, char **argv)
 		perror("socket");
 		return 1;
 	}
-	ll.sll_ifindex = (int)if_nametoindex(ifname);
-	if (!ll.sll_ifindex || bind(fd, (struct sockaddr *)&ll, sizeof(ll)) < 0 ||
-	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0) {
-		perror(ifname);
-		return 1;
-	}
+	/* before bind: no frame queued unfiltered */
 	if (daddr) {
 		/* the IPv6 destination, 14 + 24 bytes into the frame */
 		uint32_t w[4];
@@ -100,6 +95,12 @@ int main(int argc, char **argv)
 			perror("SO_ATTACH_FILTER");
 			return 1;
 		}
+	}
+	ll.sll_ifindex = (int)if_nametoindex(ifname);
+	if (!ll.sll_ifindex || bind(fd, (struct sockaddr *)&ll, sizeof(ll)) < 0 ||
+	    setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one)) < 0) {
+		perror(ifname);
+		return 1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	printf("ready\n");

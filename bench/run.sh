@@ -60,7 +60,8 @@ for p in $PARTS; do
 			rc=1 ;;
 	inject)
 		echo "== injection send paths"
-		BUILD="$BUILD" COUNT=300000 bench/run_inject_paths.sh || rc=1 ;;
+		BUILD="$BUILD" COUNT=300000 REPEAT=$((REPEAT < 5 ? 5 : REPEAT)) bench/run_inject_paths.sh ||
+			rc=1 ;;
 	overload)
 		echo "== overload: goodput at 2x and 5x; what the overload setup costs other traffic"
 		BUILD="$BUILD" REPEAT=1 bench/run_datapath.sh ovl ovl-napi || rc=1

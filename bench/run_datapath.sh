@@ -247,12 +247,16 @@ stop_bg() {
 #             veth a NAPI context; `threaded` 1; RPS off), its NAPI thread
 #             pinned to CPU 1, the worker `worker-sched fifo 10` on CPU 1.
 # ---------------------------------------------------------------------------
-napi_on() {
-	R "$PY" "$PWD/bench/veth_gro.py" veth1 1 &&
-		R sh -c 'echo 0 > /sys/class/net/veth1/queues/rx-0/rps_cpus; echo 1 > /sys/class/net/veth1/threaded'
+napi_on() { # on failure undoes what it did: the next modes run as set up
 	local p
-	# the newest one: kernel threads have no namespace, other veth1s exist
-	p=$(pgrep -n '^napi/veth1-') && taskset -pc 1 "$p" >/dev/null
+	if R "$PY" "$PWD/bench/veth_gro.py" veth1 1 &&
+		R sh -c 'echo 0 > /sys/class/net/veth1/queues/rx-0/rps_cpus; echo 1 > /sys/class/net/veth1/threaded' &&
+		# the newest one: kernel threads have no namespace, other veth1s exist
+		p=$(pgrep -n '^napi/veth1-') && taskset -pc 1 "$p" >/dev/null; then
+		return 0
+	fi
+	napi_off 2>/dev/null
+	return 1
 }
 napi_off() {
 	R sh -c 'echo 0 > /sys/class/net/veth1/threaded; echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
@@ -262,10 +266,10 @@ PY=${PY:-/usr/bin/python3}
 declare -A OVL2 OVL5
 run_ovl() { # run_ovl MODE
 	local m=$1 rate r2 r5
-	R ip -6 route del fc00:ff::/64
 	if [ "$m" = ovl-napi ]; then
 		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
 	fi
+	R ip -6 route del fc00:ff::/64
 	cat >"$TMPD/srv6d.conf" <<-EOF
 	queue 0
 	queue-maxlen $QMAXLEN
@@ -307,6 +311,9 @@ OTH_LOAD=${OTH_LOAD:-0 100000 300000}
 declare -A OTH
 run_oth() { # run_oth MODE
 	local m=$1 load out sent got before after gpid spid
+	if [ "$m" = oth-ovl-napi ]; then
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; return; }
+	fi
 	R ip -6 route del fc00:ff::/64
 	R ip -6 route add fc00:6::/64 via fc00:2::2
 	case $m in
@@ -314,9 +321,6 @@ run_oth() { # run_oth MODE
 		R ip -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		;;
 	*)
-		if [ "$m" = oth-ovl-napi ]; then
-			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; return; }
-		fi
 		cat >"$TMPD/srv6d.conf" <<-EOF
 		queue 0
 		queue-maxlen $QMAXLEN

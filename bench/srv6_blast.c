@@ -148,7 +148,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ll.sll_ifindex = (int)if_nametoindex(ifname);
-	ll.sll_protocol = htons(ETH_P_IPV6);
+	ll.sll_protocol = htons(plain && dst4 ? ETH_P_IP : ETH_P_IPV6);
 	ll.sll_halen = 6;
 	memcpy(ll.sll_addr, dmac, 6);
 	if (!ll.sll_ifindex || bind(fd, (struct sockaddr *)&ll, sizeof(ll)) < 0) {

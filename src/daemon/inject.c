@@ -282,8 +282,12 @@ int srv6_injdev_state(const struct srv6_injdev *d)
 	int fd, r;
 
 	memset(&ifr, 0, sizeof(ifr));
-	if (d->ifindex <= 0 || !if_indextoname((unsigned int)d->ifindex, ifr.ifr_name))
+	if (d->ifindex <= 0)
 		return -ENODEV;
+	/* gone is ENXIO (or ENODEV); anything else (EMFILE, ENOMEM...) says
+	 * nothing about the device */
+	if (!if_indextoname((unsigned int)d->ifindex, ifr.ifr_name))
+		return errno == ENXIO || errno == ENODEV ? -ENODEV : -(errno ? errno : EIO);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;

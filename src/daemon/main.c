@@ -71,6 +71,13 @@ enum {
  * routes) and steering check. */
 #define WATCH_INTERVAL_S 1
 #define STEER_CHECK_S    5      /* ip6tables-save every 5 s: cheap enough */
+/* A look at the policies' routes that keeps failing is retried after 1, 2,
+ * 4 ... at most this many seconds (each look dumps the route tables). */
+#define POLROUTE_BACKOFF_MAX 60
+/* Restores logged one by one per look; the rest in one line. */
+#define POLROUTE_LOG_MAX 8
+
+static int64_t mono_s(void);
 
 struct daemon {
 	const char *conf_path;
@@ -86,7 +93,11 @@ struct daemon {
 	uint64_t steer_repairs;         /* steering found changed and reinstalled */
 	uint64_t route_restores;        /* policy routes found gone and added again */
 	bool polroute_dirty;            /* the last look at the policies' routes
-					 * failed: looked again every tick */
+					 * failed: looked again after a backoff */
+	int64_t polroute_next;          /* CLOCK_MONOTONIC s: no retry before */
+	int polroute_backoff;           /* s: 1, 2, 4 ... POLROUTE_BACKOFF_MAX */
+	bool polroute_synced;           /* policy_routes() ran for d->conf (the
+					 * capture is in place): the watch may add */
 	int polroute_dev;               /* srv6d's device at that look (srv6_injdev_state) */
 	bool *polroute_taken;           /* per d->conf route: a foreign route in its
 					 * place, said once (NULL: none yet) */
@@ -110,6 +121,7 @@ struct daemon {
 	size_t nbase_sid, nbase_pol;
 	struct srv6_worker_stats *base_w;
 	struct srv6_nfq_stats *base_q;
+	struct srv6_inj_stats *base_i;  /* per worker, its injection socket's */
 	uint64_t base_repairs, base_restores;
 };
 
@@ -157,6 +169,18 @@ static void worker_read(const struct daemon *d, unsigned int i, struct srv6_work
 		sub_u64s(s, &d->base_w[i], sizeof(*s));
 	if (d->base_q)
 		sub_u64s(q, &d->base_q[i], sizeof(*q));
+}
+
+/* Worker @i's injection socket counters since the last `stats reset`
+ * (zero without one).  Control thread. */
+static void inj_read(const struct daemon *d, unsigned int i, struct srv6_inj_stats *is)
+{
+	memset(is, 0, sizeof(*is));
+	if (!d->workers[i].inj)
+		return;
+	srv6_inj_stats_read(d->workers[i].inj, is);
+	if (d->base_i)
+		sub_u64s(is, &d->base_i[i], sizeof(*is));
 }
 
 /* The chain srv6d's steering lives in. */
@@ -544,6 +568,8 @@ static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err,
 {
 	int r = srv6_polroute_sync(c, d->injdev.ifindex, err, errlen);
 
+	d->polroute_synced = true;
+
 	/* a sync that failed half way: the tick puts back what it can
 	 * (polroute_watch()) */
 	d->polroute_dirty = r < 0 && d->injdev.ifindex;
@@ -560,6 +586,9 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	struct srv6_steer_cfg sc;
 	int r;
 
+	/* until policy_routes() runs for @c (after the capture is in place),
+	 * the watch adds no route of @c */
+	d->polroute_synced = false;
 	/* fail-open: the blackholes behind the bypass go in first, so that no
 	 * steered prefix is ever bypassed without one (fallback.h). */
 	r = srv6_fallback_sync(c, err, errlen);
@@ -720,8 +749,7 @@ static void dump_workers(struct dump_ctx *x)
 		int n;
 
 		worker_read(x->d, i, &s, &q);
-		if (w->inj)
-			srv6_inj_stats_read(w->inj, &is);
+		inj_read(x->d, i, &is);
 		n = snprintf(line, sizeof(line),
 			 "queue %u packets=%llu accepted=%llu dropped=%llu miss=%llu malformed=%llu "
 			 "truncated=%llu xfamily=%llu icmp-sent=%llu icmp-limited=%llu icmp-failed=%llu "
@@ -1281,7 +1309,8 @@ static void hmac_relinked(const char *name, int was, int now)
 struct pr_report {
 	struct daemon *d;
 	bool *taken;       /* per route: a foreign route in its place now */
-	bool failed;       /* an add failed: looked at again next tick */
+	bool failed;       /* an add failed: looked at again after the backoff */
+	unsigned int restored;
 };
 
 /* One missing policy route (srv6_polroute_restore): restored (logged and
@@ -1296,8 +1325,9 @@ static void polroute_report(const struct srv6_conf_route *r, int res, void *arg)
 	addr_str(r->family, &r->prefix, r->plen, false, a, sizeof(a));
 	if (res == 0) {
 		d->route_restores++;
-		srv6_log(LOG_NOTICE, "policy route %s metric %u was removed from the kernel: restored",
-			 a, srv6_route_metric(r));
+		if (x->restored++ < POLROUTE_LOG_MAX)
+			srv6_log(LOG_NOTICE, "policy route %s metric %u was removed from the kernel: "
+				 "restored", a, srv6_route_metric(r));
 		srv6_ctlsock_event(d->ctl, "route", "%s metric %u: kernel route removed, restored", a,
 				   srv6_route_metric(r));
 	} else if (res == -EEXIST) {
@@ -1305,8 +1335,8 @@ static void polroute_report(const struct srv6_conf_route *r, int res, void *arg)
 	} else {
 		if (!d->polroute_dirty && !x->failed)
 			srv6_log(LOG_ERR, "policy route %s metric %u is gone from the kernel and cannot "
-				 "be added again: %s (tried again every %d s)", a, srv6_route_metric(r),
-				 strerror(-res), WATCH_INTERVAL_S);
+				 "be added again: %s (tried again, at most every %d s)", a,
+				 srv6_route_metric(r), strerror(-res), POLROUTE_BACKOFF_MAX);
 		x->failed = true;
 	}
 }
@@ -1331,6 +1361,22 @@ static bool polroute_dev(struct daemon *d)
 	return st != -ENODEV && st != 0;   /* unknown: try */
 }
 
+/* After a look at the policies' routes: @failed, the next one waits 1, 2,
+ * 4 ... POLROUTE_BACKOFF_MAX s (each look dumps the route tables); else
+ * the backoff starts again. */
+static void polroute_retry_later(struct daemon *d, bool failed)
+{
+	d->polroute_dirty = failed;
+	if (!failed) {
+		d->polroute_backoff = 0;
+		return;
+	}
+	d->polroute_backoff = d->polroute_backoff ? d->polroute_backoff * 2 : 1;
+	if (d->polroute_backoff > POLROUTE_BACKOFF_MAX)
+		d->polroute_backoff = POLROUTE_BACKOFF_MAX;
+	d->polroute_next = mono_s() + d->polroute_backoff;
+}
+
 /*
  * The policies' kernel routes, after an event that may have taken one away
  * (SRV6_LW_POLROUTE: linkwatch.h) and every tick while the last look
@@ -1346,7 +1392,7 @@ static void polroute_watch(struct daemon *d)
 	char err[256], a[INET6_ADDRSTRLEN + 8];
 	int r;
 
-	if (!d->conf.nroutes || !d->injdev.ifindex) {
+	if (!d->conf.nroutes || !d->injdev.ifindex || !d->polroute_synced) {
 		d->polroute_dirty = false;
 		return;
 	}
@@ -1362,13 +1408,16 @@ static void polroute_watch(struct daemon *d)
 	r = srv6_polroute_restore(&d->conf, d->injdev.ifindex, polroute_report, &x, err,
 				  sizeof(err));
 	if (r < 0 && !d->polroute_dirty)
-		srv6_log(LOG_ERR, "%s (tried again every %d s)", err, WATCH_INTERVAL_S);
+		srv6_log(LOG_ERR, "%s (tried again, at most every %d s)", err, POLROUTE_BACKOFF_MAX);
 	if (r < 0) {   /* nothing known of the places */
-		d->polroute_dirty = true;
+		polroute_retry_later(d, true);
 		free(x.taken);
 		return;
 	}
-	d->polroute_dirty = x.failed;
+	if (x.restored > POLROUTE_LOG_MAX)
+		srv6_log(LOG_NOTICE, "%u more policy routes were removed from the kernel: restored",
+			 x.restored - POLROUTE_LOG_MAX);
+	polroute_retry_later(d, x.failed);
 	for (size_t i = 0; i < d->conf.nroutes; i++) {
 		const struct srv6_conf_route *rt = &d->conf.routes[i];
 
@@ -1405,7 +1454,8 @@ static void complete_pending(struct daemon *d, int want, bool tick)
 	if (tick || (want & SRV6_LW_LINK))
 		(void)srv6_hmac_conf_relink(d->conf.hmac, hmac_relinked);
 	/* a policy's route removed or taken; a failed look again */
-	if ((want & SRV6_LW_POLROUTE) || (tick && d->polroute_dirty))
+	if ((want & SRV6_LW_POLROUTE) ||
+	    (tick && d->polroute_dirty && mono_s() >= d->polroute_next))
 		polroute_watch(d);
 
 	/* A link's RTM_NEWLINK is sent before the kernel flushes its routes
@@ -1948,10 +1998,9 @@ static int queue_arg(struct daemon *d, const char *w, unsigned int *qn, struct s
 /* Super-packets the injection socket of worker @i took (gso on). */
 static uint64_t gso_sent(const struct daemon *d, unsigned int i)
 {
-	struct srv6_inj_stats is = { 0 };
+	struct srv6_inj_stats is;
 
-	if (d->workers[i].inj)
-		srv6_inj_stats_read(d->workers[i].inj, &is);
+	inj_read(d, i, &is);
 	return is.gso_sent;
 }
 
@@ -2522,6 +2571,7 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	struct ctr_base *bs, *bp;
 	struct srv6_worker_stats *bw;
 	struct srv6_nfq_stats *bq;
+	struct srv6_inj_stats *bi;
 
 	srv6_cache_foreach_sid(d->cache, collect_sid, &ls);
 	srv6_cache_foreach_policy(d->cache, collect_pol, &lp);
@@ -2533,11 +2583,13 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	bp = calloc(maxp + 1, sizeof(*bp));
 	bw = calloc(d->nworkers + 1, sizeof(*bw));
 	bq = calloc(d->nworkers + 1, sizeof(*bq));
-	if (ls.oom || lp.oom || !bs || !bp || !bw || !bq) {
+	bi = calloc(d->nworkers + 1, sizeof(*bi));
+	if (ls.oom || lp.oom || !bs || !bp || !bw || !bq || !bi) {
 		free(bs);
 		free(bp);
 		free(bw);
 		free(bq);
+		free(bi);
 		free(ls.sid);
 		free(lp.pol);
 		snprintf(err, errlen, "out of memory");
@@ -2561,17 +2613,21 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	for (unsigned int i = 0; i < d->nworkers; i++) {
 		srv6_worker_stats_read(&d->workers[i], &bw[i]);
 		srv6_nfq_stats_read(d->workers[i].nfq, &bq[i]);
+		if (d->workers[i].inj)
+			srv6_inj_stats_read(d->workers[i].inj, &bi[i]);
 	}
 	free(d->base_sid);
 	free(d->base_pol);
 	free(d->base_w);
 	free(d->base_q);
+	free(d->base_i);
 	d->base_sid = bs;
 	d->nbase_sid = maxs;
 	d->base_pol = bp;
 	d->nbase_pol = maxp;
 	d->base_w = bw;
 	d->base_q = bq;
+	d->base_i = bi;
 	d->base_repairs = d->steer_repairs;
 	d->base_restores = d->route_restores;
 	for (unsigned int i = 0; i < d->npqs; i++)
@@ -3054,6 +3110,7 @@ out_conf:
 	free(d.base_pol);
 	free(d.base_w);
 	free(d.base_q);
+	free(d.base_i);
 	free(d.polroute_taken);
 	srv6_pidfile_close(pid_path, pid_fd);
 	srv6_conf_free(&d.conf);

@@ -208,6 +208,12 @@ for i in range(5):
 	check "End: srv6ctl queue show -j has the GSO counters (injected sent queued: ${jg:-none}; stats $gi $gs)" \
 		all "[ -n \"$jg\" ]" "[ \"${jg%% *}\" -ge \"$gi\" ]" "[ \"${jg%% *}\" -gt 0 ]"
 	check "End: srv6ctl queue show prints a gso line" grep -q "^    gso queued [0-9]* injected [1-9]" "$TMPD/q.txt"
+	# stats reset covers the injection socket's counters too
+	in_rtr "$SRV6CTL" -S "$TMPD/ctl.sock" stats reset >/dev/null 2>&1
+	jr=$(in_rtr "$SRV6CTL" -S "$TMPD/ctl.sock" -j queue show 0 2>/dev/null |
+		"$PY" -c 'import json, sys; g = json.load(sys.stdin)[0]["gso"]; print(g["injected"], g["sent"])' 2>/dev/null)
+	check "End: after stats reset, gso injected and sent restart together (${jr:-none})" \
+		test "${jr:-}" = "0 0"
 	check "End: TCP lost nothing to GSO or checksum handling (gso-dropped=$gd csum-dropped=$cd)" \
 		all "[ \"$gd0\" -eq 0 ]" "[ \"$cd\" -eq 0 ]"
 	check "End: dst saw no TCP checksum error ($ce0 -> $ce)" [ "$ce" -eq "$ce0" ]

@@ -149,6 +149,8 @@ q=$(ctl -j queue show)
 check "queue show -j: per queue packets, verdicts, batches and the kernel's counters" \
 	eval '[ "$(echo "$q" | jget "len(d), \",\".join(sorted(d[0][\"kernel\"])), sum(x[\"packets\"] for x in d) > 0, d[0][\"fail_open\"]")" = \
 	      "2 id_sequence,portid,queue_dropped,user_dropped,waiting True False" ]'
+check "queue show -j: \"gso\" is null without gso on" \
+	eval '[ "$(echo "$q" | jget "all(\"gso\" in x and x[\"gso\"] is None for x in d)")" = True ]'
 check "queue show: text with the kernel line" \
 	eval 'ctl queue show | grep -q "^    kernel waiting 0 queue-dropped 0 user-dropped 0 "'
 check "steer show: installed, intact, the rules" \
