@@ -140,6 +140,7 @@ struct pr_ctx {
 	int ifindex;
 	uint8_t *state;             /* per route line: PR_* bits */
 	uint32_t *shadow;           /* per route line: the best foreign metric */
+	size_t *order;              /* route lines sorted by prefix (pr_index) */
 	int err;
 };
 
@@ -148,6 +149,58 @@ enum {
 	PR_TAKEN = 2,               /* a foreign route holds the prefix and metric */
 	PR_SHADOWED = 4,            /* a foreign route of the prefix, better metric */
 };
+
+/* Order of prefixes: family, length, address. */
+static int key_cmp(int fa, unsigned int pa, const void *a, int fb, unsigned int pb, const void *b)
+{
+	if (fa != fb)
+		return fa < fb ? -1 : 1;
+	if (pa != pb)
+		return pa < pb ? -1 : 1;
+	return memcmp(a, b, fa == AF_INET6 ? 16 : 4);
+}
+
+static int order_cmp(const void *a, const void *b, void *arg)
+{
+	const struct srv6_conf_route *r = arg;
+	const struct srv6_conf_route *x = &r[*(const size_t *)a], *y = &r[*(const size_t *)b];
+
+	return key_cmp(x->family, x->plen, &x->prefix, y->family, y->plen, &y->prefix);
+}
+
+/* @x->order: the route lines sorted by prefix, so that each route of a
+ * dump (a full BGP table: a million) costs a binary search, not a pass
+ * over every policy.  0 or -ENOMEM. */
+static int pr_index(struct pr_ctx *x)
+{
+	size_t n = x->c->nroutes;
+
+	x->order = malloc((n + 1) * sizeof(*x->order));
+	if (!x->order)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		x->order[i] = i;
+	qsort_r(x->order, n, sizeof(*x->order), order_cmp, x->c->routes);
+	return 0;
+}
+
+/* The first position in @x->order of a route line with @rt's prefix, or
+ * nroutes: those that follow with the same prefix differ by metric. */
+static size_t pr_first(const struct pr_ctx *x, const struct srv6_rt *rt)
+{
+	size_t lo = 0, hi = x->order ? x->c->nroutes : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct srv6_conf_route *r = &x->c->routes[x->order[mid]];
+
+		if (key_cmp(r->family, r->plen, &r->prefix, rt->family, rt->dst_len, rt->dst) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 static bool same_prefix(const struct srv6_conf_route *r, const struct srv6_rt *rt)
 {
@@ -169,10 +222,14 @@ static int sweep_policy(const struct srv6_rt *rt, void *arg)
 
 	if (rt->table != RT_TABLE_MAIN || !rt_ours(x, rt))
 		return 0;
-	for (size_t i = 0; i < x->c->nroutes; i++)
-		if (same_prefix(&x->c->routes[i], rt) &&
-		    srv6_route_metric(&x->c->routes[i]) == rt->priority)
+	for (size_t p = pr_first(x, rt); x->order && p < x->c->nroutes; p++) {
+		const struct srv6_conf_route *r = &x->c->routes[x->order[p]];
+
+		if (!same_prefix(r, rt))
+			break;
+		if (srv6_route_metric(r) == rt->priority)
 			return 0;
+	}
 	return 1;
 }
 
@@ -183,12 +240,13 @@ static int survey(const struct srv6_rt *rt, void *arg)
 
 	if (rt->table != RT_TABLE_MAIN)
 		return 0;
-	for (size_t i = 0; i < x->c->nroutes; i++) {
+	for (size_t p = pr_first(x, rt); p < x->c->nroutes; p++) {
+		size_t i = x->order[p];
 		const struct srv6_conf_route *r = &x->c->routes[i];
 		uint32_t m = srv6_route_metric(r);
 
 		if (!same_prefix(r, rt))
-			continue;
+			break;
 		if (rt_ours(x, rt)) {
 			if (rt->priority == m)
 				x->state[i] |= PR_OURS;
@@ -239,6 +297,7 @@ out:
 
 static void pr_free(struct pr_ctx *x)
 {
+	free(x->order);
 	free(x->shadow);
 	free(x->state);
 }
@@ -254,7 +313,7 @@ static int pr_read(struct pr_ctx *x, char *err, size_t errlen)
 
 	x->state = calloc(c->nroutes + 1, sizeof(*x->state));
 	x->shadow = calloc(c->nroutes + 1, sizeof(*x->shadow));
-	if (!x->state || !x->shadow) {
+	if (!x->state || !x->shadow || pr_index(x) < 0) {
 		srv6_seterr(err, errlen, "policy routes: out of memory");
 		return -ENOMEM;
 	}
