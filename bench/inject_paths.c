@@ -93,6 +93,25 @@ static int mac_of(int fd, const char *dev, uint8_t mac[6])
 	return 0;
 }
 
+/* An AF_PACKET socket that sends on "injp" to "inj": @sa its address, @mac
+ * inj's and @pmac injp's MAC.  The socket, or -1 (said on stderr). */
+static int packet_open(struct sockaddr_ll *sa, uint8_t mac[6], uint8_t pmac[6])
+{
+	int fd = socket(AF_PACKET, SOCK_RAW, 0);
+
+	if (fd < 0 || mac_of(fd, "inj", mac) < 0 || mac_of(fd, "injp", pmac) < 0) {
+		perror("packet socket / devices inj, injp");
+		return -1;
+	}
+	memset(sa, 0, sizeof(*sa));
+	sa->sll_family = AF_PACKET;
+	sa->sll_ifindex = (int)if_nametoindex("injp");
+	sa->sll_protocol = htons(ETH_P_IPV6);
+	sa->sll_halen = 6;
+	memcpy(sa->sll_addr, mac, 6);
+	return fd;
+}
+
 struct msg {
 	struct iovec iov[2];
 	union {
@@ -158,16 +177,9 @@ int main(int argc, char **argv)
 		uint8_t *ring;
 		unsigned int cur = 0;
 
-		fd = socket(AF_PACKET, SOCK_RAW, 0);
-		if (fd < 0 || mac_of(fd, "inj", mac) < 0 || mac_of(fd, "injp", pmac) < 0) {
-			perror("packet socket / devices inj, injp");
+		fd = packet_open(&sa, mac, pmac);
+		if (fd < 0)
 			return 1;
-		}
-		sa.sll_family = AF_PACKET;
-		sa.sll_ifindex = (int)if_nametoindex("injp");
-		sa.sll_protocol = htons(ETH_P_IPV6);
-		sa.sll_halen = 6;
-		memcpy(sa.sll_addr, mac, 6);
 		if (setsockopt(fd, SOL_PACKET, PACKET_VERSION, &v, sizeof(v)) < 0 ||
 		    setsockopt(fd, SOL_PACKET, PACKET_TX_RING, &req, sizeof(req)) < 0) {
 			perror("PACKET_TX_RING");
@@ -219,11 +231,9 @@ int main(int argc, char **argv)
 		static uint8_t eth[14];
 		uint8_t mac[6], pmac[6];
 
-		fd = socket(AF_PACKET, SOCK_RAW, 0);
-		if (fd < 0 || mac_of(fd, "inj", mac) < 0 || mac_of(fd, "injp", pmac) < 0) {
-			perror("packet socket / devices inj, injp");
+		fd = packet_open(&sa, mac, pmac);
+		if (fd < 0)
 			return 1;
-		}
 		if (!strcmp(mode, "bypass")) {
 			int one = 1;
 
@@ -232,11 +242,6 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		}
-		sa.sll_family = AF_PACKET;
-		sa.sll_ifindex = (int)if_nametoindex("injp");
-		sa.sll_protocol = htons(ETH_P_IPV6);
-		sa.sll_halen = 6;
-		memcpy(sa.sll_addr, mac, 6);
 		memcpy(eth, mac, 6);
 		memcpy(eth + 6, pmac, 6);
 		eth[12] = 0x86;

@@ -263,13 +263,9 @@ napi_off() {
 	R "$PY" "$PWD/bench/veth_gro.py" veth1 0
 }
 PY=${PY:-/usr/bin/python3}
-declare -A OVL2 OVL5
-run_ovl() { # run_ovl MODE
-	local m=$1 rate r2 r5
-	if [ "$m" = ovl-napi ]; then
-		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
-	fi
-	R ip -6 route del fc00:ff::/64
+# ovl_srv6d SCHED: srv6d End on CPU 1 with `worker-sched SCHED` (no chrt:
+# the worker's policy is the conf's), in the background (BGPID)
+ovl_srv6d() {
 	cat >"$TMPD/srv6d.conf" <<-EOF
 	queue 0
 	queue-maxlen $QMAXLEN
@@ -277,13 +273,22 @@ run_ovl() { # run_ovl MODE
 	cpu-affinity 1
 	control-socket none
 	egress verdict
-	worker-sched $([ "$m" = ovl-napi ] && echo fifo 10 || echo other)
+	worker-sched $1
 	sid fc00:ff::1 action End
 	EOF
-	# no chrt: the worker's policy is the conf's
-	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" >"$TMPD/bg.out" 2>&1 &
+	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" \
+		>"$TMPD/bg.out" 2>&1 &
 	BGPID=$!
 	sleep 1
+}
+declare -A OVL2 OVL5
+run_ovl() { # run_ovl MODE
+	local m=$1 rate r2 r5
+	if [ "$m" = ovl-napi ]; then
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
+	fi
+	R ip -6 route del fc00:ff::/64
+	ovl_srv6d "$([ "$m" = ovl-napi ] && echo fifo 10 || echo other)"
 	RES[$m]=$(search)
 	set -- ${RES[$m]}; rate=${1%.*}
 	r2=$(trial $((rate * 2))); r5=$(trial $((rate * 5)))
@@ -321,20 +326,7 @@ run_oth() { # run_oth MODE
 		R ip -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		;;
 	*)
-		cat >"$TMPD/srv6d.conf" <<-EOF
-		queue 0
-		queue-maxlen $QMAXLEN
-		steer auto
-		cpu-affinity 1
-		control-socket none
-		egress verdict
-		worker-sched $([ "$m" = oth-ovl-napi ] && echo fifo 10 || echo other)
-		sid fc00:ff::1 action End
-		EOF
-		ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" \
-			>"$TMPD/bg.out" 2>&1 &
-		BGPID=$!
-		sleep 1
+		ovl_srv6d "$([ "$m" = oth-ovl-napi ] && echo fifo 10 || echo other)"
 		;;
 	esac
 	for load in $OTH_LOAD; do

@@ -295,6 +295,25 @@ out:
 	return e;
 }
 
+/* @x->sk: a connected rtnetlink socket (pr_free() does not free it: the
+ * caller's nl_socket_free()).  0, or -errno with @err set. */
+static int pr_socket(struct pr_ctx *x, char *err, size_t errlen)
+{
+	int e;
+
+	x->sk = nl_socket_alloc();
+	if (!x->sk) {
+		srv6_seterr(err, errlen, "policy routes: out of memory");
+		return -ENOMEM;
+	}
+	e = nl_connect(x->sk, NETLINK_ROUTE);
+	if (e < 0) {
+		srv6_seterr(err, errlen, "policy routes: rtnetlink: %s", nl_geterror(e));
+		return -EIO;
+	}
+	return 0;
+}
+
 static void pr_free(struct pr_ctx *x)
 {
 	free(x->order);
@@ -375,18 +394,9 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 
 	if (ifindex <= 0)
 		return c->nroutes ? -ENODEV : 0;
-	x.sk = nl_socket_alloc();
-	if (!x.sk) {
-		srv6_seterr(err, errlen, "policy routes: out of memory");
-		e = -ENOMEM;
+	e = pr_socket(&x, err, errlen);
+	if (e < 0)
 		goto out_free;
-	}
-	e = nl_connect(x.sk, NETLINK_ROUTE);
-	if (e < 0) {
-		srv6_seterr(err, errlen, "policy routes: rtnetlink: %s", nl_geterror(e));
-		e = -EIO;
-		goto out_free;
-	}
 	/* A conflict refuses the whole set before anything changes. */
 	e = c->nroutes ? pr_survey(&x, err, errlen) : 0;
 	if (e < 0)
@@ -457,19 +467,9 @@ int srv6_polroute_restore(const struct srv6_conf *c, int ifindex, srv6_polroute_
 		/* a socket only when something is missing: a look that finds
 		 * everything in place reads the table and nothing else */
 		if (!x.sk) {
-			x.sk = nl_socket_alloc();
-			if (!x.sk) {
-				srv6_seterr(err, errlen, "policy routes: out of memory");
-				e = -ENOMEM;
+			e = pr_socket(&x, err, errlen);
+			if (e < 0)
 				goto out_free;
-			}
-			e = nl_connect(x.sk, NETLINK_ROUTE);
-			if (e < 0) {
-				srv6_seterr(err, errlen, "policy routes: rtnetlink: %s",
-					    nl_geterror(e));
-				e = -EIO;
-				goto out_free;
-			}
 		}
 		a = add_policy(x.sk, ifindex, r);   /* exclusive: one appearing meanwhile is a conflict */
 		fn(r, a, arg);

@@ -2004,6 +2004,39 @@ static uint64_t gso_sent(const struct daemon *d, unsigned int i)
 	return is.gso_sent;
 }
 
+/* Worker @i's GSO counters (gso on) for queue show: a "    gso NAME N ..."
+ * line, or with @json an object of the same names ('-' as '_'). */
+static void print_gso(FILE *o, const struct daemon *d, unsigned int i,
+		      const struct srv6_worker_stats *s, const struct srv6_nfq_stats *n, bool json)
+{
+	const struct {
+		const char *name;
+		uint64_t v;
+	} f[] = {
+		{ "queued", n->gso },
+		{ "injected", s->gso_injected },
+		{ "sent", gso_sent(d, i) },
+		{ "segmented", s->gso_segmented },
+		{ "segments", s->gso_segments },
+		{ "dropped", s->gso_dropped },
+		{ "csum-completed", s->csum_completed },
+		{ "csum-dropped", s->csum_dropped },
+	};
+
+	fputs(json ? "{" : "    gso", o);
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		if (!json) {
+			fprintf(o, " %s %llu", f[k].name, (unsigned long long)f[k].v);
+			continue;
+		}
+		fprintf(o, "%s\"", k ? "," : "");
+		for (const char *c = f[k].name; *c; c++)
+			fputc(*c == '-' ? '_' : *c, o);
+		fprintf(o, "\":%llu", (unsigned long long)f[k].v);
+	}
+	fputs(json ? "}" : "\n", o);
+}
+
 /* queue show [N]: the SRv6 queues' counters, the policy queues' counters
  * (with N: their held packets and the last packets seen too). */
 static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
@@ -2051,18 +2084,10 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 				fprintf(o, "null");
 			fprintf(o, ",\"gso\":");
 			if (d->workers[i].gso)
-				fprintf(o, "{\"queued\":%llu,\"injected\":%llu,\"sent\":%llu,"
-					"\"segmented\":%llu,\"segments\":%llu,\"dropped\":%llu,"
-					"\"csum_completed\":%llu,\"csum_dropped\":%llu}}",
-					(unsigned long long)n.gso, (unsigned long long)s.gso_injected,
-					(unsigned long long)gso_sent(d, i),
-					(unsigned long long)s.gso_segmented,
-					(unsigned long long)s.gso_segments,
-					(unsigned long long)s.gso_dropped,
-					(unsigned long long)s.csum_completed,
-					(unsigned long long)s.csum_dropped);
+				print_gso(o, d, i, &s, &n, true);
 			else
-				fprintf(o, "null}");
+				fprintf(o, "null");
+			fprintf(o, "}");
 		} else {
 			fprintf(o, "queue %u fail-open %s\n    packets %llu verdicts %llu batches %llu "
 				"accepted %llu dropped %llu miss %llu injected %llu enobufs %llu\n", qn,
@@ -2080,15 +2105,7 @@ static int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 			else
 				fprintf(o, "    kernel: no counters (/proc/net/netfilter/nfnetlink_queue)\n");
 			if (d->workers[i].gso)
-				fprintf(o, "    gso queued %llu injected %llu sent %llu segmented %llu "
-					"segments %llu dropped %llu csum-completed %llu csum-dropped %llu\n",
-					(unsigned long long)n.gso, (unsigned long long)s.gso_injected,
-					(unsigned long long)gso_sent(d, i),
-					(unsigned long long)s.gso_segmented,
-					(unsigned long long)s.gso_segments,
-					(unsigned long long)s.gso_dropped,
-					(unsigned long long)s.csum_completed,
-					(unsigned long long)s.csum_dropped);
+				print_gso(o, d, i, &s, &n, false);
 		}
 	}
 	for (unsigned int i = 0; i < d->npqs; i++) {

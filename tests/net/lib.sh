@@ -104,6 +104,35 @@ in_dst() { ip netns exec "$NS_DST" "$@"; }
 
 mac_of() { ip -n "$1" -br link show dev "$2" | awk '{print $3}'; }
 
+# lpm_setup: on top of topo_create, the topology of the policy-route tests
+# (test_lpm, test_polroute_watch): the lib's 2001:db8::/32 underlay gives
+# way to the policy, the segments keep a more specific underlay route
+# (2001:db8:aa::/48); rtr's tunnel source; IPv4 on both links.  Sets LPM
+# (tests/net/lpm.py), TUNSRC, SEGS, and FWD6 / FWD4, the frames src sends
+# (hex: one to the policy's prefix, one to dst itself).
+lpm_setup() {
+	LPM="$LIB_DIR/lpm.py"
+	TUNSRC=$RTR_ADDR_SRC
+	SEGS=2001:db8:aa::1,2001:db8:aa::2
+	ip -n "$NS_RTR" -6 route del 2001:db8::/32
+	ip -n "$NS_RTR" -6 route add 2001:db8:aa::/48 via $DST_ADDR dev "$RTR_IF_DST"
+	in_rtr sysctl -qw net.ipv6.auto_flowlabels=0 net.ipv4.ip_forward=1 >/dev/null
+	in_rtr ip sr tunsrc set $TUNSRC
+	ip -n "$NS_SRC" addr add 10.0.1.1/24 dev eth0
+	ip -n "$NS_RTR" addr add 10.0.1.2/24 dev "$RTR_IF_SRC"
+	ip -n "$NS_RTR" addr add 10.0.2.1/24 dev "$RTR_IF_DST"
+	ip -n "$NS_DST" addr add 10.0.2.2/24 dev eth0
+	ip -n "$NS_RTR" neigh replace 10.0.2.2 lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
+	ip -n "$NS_SRC" neigh replace 10.0.1.2 lladdr "$RTR_MAC_SRC" dev eth0 nud permanent
+	ip -n "$NS_SRC" route add default via 10.0.1.2
+	FWD6=$("$PY" "$LPM" --build-fwd 2001:db8:99::1 $DST_ADDR)
+	FWD4=$("$PY" -c '
+from scapy.layers.inet import IP, ICMP
+from scapy.packet import Raw
+for i, d in enumerate(("10.9.9.1", "10.0.2.2")):
+    print(bytes(IP(src="10.0.1.1", dst=d, ttl=64, tos=0x28, id=0x100 + i) / ICMP(id=7, seq=i) / Raw(bytes(32))).hex())')
+}
+
 topo_create() {
 	local ns
 	for ns in "$NS_SRC" "$NS_RTR" "$NS_DST"; do
