@@ -263,19 +263,21 @@ napi_off() {
 	R "$PY" "$PWD/bench/veth_gro.py" veth1 0
 }
 PY=${PY:-/usr/bin/python3}
+# end_conf EGRESS [LINE...]: srv6d's conf for a case, one queue on CPU 1,
+# `egress EGRESS`, then each LINE (default: the End SID fc00:ff::1)
+end_conf() {
+	local egress=$1
+	shift
+	{
+		printf 'queue 0\nqueue-maxlen %s\nsteer auto\ncpu-affinity 1\n' "$QMAXLEN"
+		printf 'control-socket none\negress %s\n' "$egress"
+		if [ $# -eq 0 ]; then echo "sid fc00:ff::1 action End"; else printf '%s\n' "$@"; fi
+	} >"$TMPD/srv6d.conf"
+}
 # ovl_srv6d SCHED: srv6d End on CPU 1 with `worker-sched SCHED` (no chrt:
 # the worker's policy is the conf's), in the background (BGPID)
 ovl_srv6d() {
-	cat >"$TMPD/srv6d.conf" <<-EOF
-	queue 0
-	queue-maxlen $QMAXLEN
-	steer auto
-	cpu-affinity 1
-	control-socket none
-	egress verdict
-	worker-sched $1
-	sid fc00:ff::1 action End
-	EOF
+	end_conf verdict "worker-sched $1" "sid fc00:ff::1 action End"
 	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" \
 		>"$TMPD/bg.out" 2>&1 &
 	BGPID=$!
@@ -435,27 +437,21 @@ run_mw() { # run_mw MODE
 	R sh -c 'echo 2 > /sys/class/net/veth1/queues/rx-0/rps_cpus'
 }
 
-declare -A RES ALL COST CALL
-run_mode() {
-	local m=$1
-	echo "== $m" >&2
-	case $m in
-	lat-kernel|lat-kernel-napi)
-		# -napi: rtr's ingress veth in threaded NAPI mode, RPS off (as
-		# ovl-napi), for both the kernel and srv6d
-		if [ "$m" = lat-kernel-napi ]; then
-			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; COST[$m]=-; return; }
-		fi
+# run_lat MODE: lat_run for End in the kernel (lat-kernel), the minimal
+# consumer (lat-end) or srv6d (lat-srv6d); -napi: with rtr's ingress veth
+# in threaded NAPI mode, RPS off (as ovl-napi)
+run_lat() {
+	local m=$1 b=${1%-napi}
+	if [ "$b" != "$m" ]; then
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; return; }
+	fi
+	case $b in
+	lat-kernel)
 		ip -n "$NS_RTR" -6 route add fc00:ff::1/128 encap seg6local action End dev veth2
 		lat_run "$m"
 		ip -n "$NS_RTR" -6 route del fc00:ff::1/128
-		[ "$m" = lat-kernel-napi ] && napi_off
-		RES[$m]="0 0 0"; COST[$m]=-
 		;;
-	lat-end|lat-end-napi)
-		if [ "$m" = lat-end-napi ]; then
-			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; COST[$m]=-; return; }
-		fi
+	lat-end)
 		R ip -6 route del fc00:ff::/64
 		R ip6tables -t raw -A PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		start_bg "$BUILD/bench/nfq_end" -q 0 -c 1 -m "$QMAXLEN"
@@ -463,29 +459,28 @@ run_mode() {
 		stop_bg
 		R ip6tables -t raw -D PREROUTING -d fc00:ff::1/128 -j NFQUEUE --queue-num 0
 		R ip -6 route add fc00:ff::/64 via fc00:2::2
-		[ "$m" = lat-end-napi ] && napi_off
-		RES[$m]="0 0 0"; COST[$m]=-
 		;;
-	lat-srv6d|lat-srv6d-napi)
-		if [ "$m" = lat-srv6d-napi ]; then
-			napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; COST[$m]=-; return; }
-		fi
+	lat-srv6d)
 		R ip -6 route del fc00:ff::/64
-		cat >"$TMPD/srv6d.conf" <<-EOF
-		queue 0
-		queue-maxlen $QMAXLEN
-		steer auto
-		cpu-affinity 1
-		control-socket none
-		egress verdict
-		sid fc00:ff::1 action End
-		EOF
+		end_conf verdict
 		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
 		sleep 0.5
 		lat_run "$m"
 		stop_bg
 		R ip -6 route add fc00:ff::/64 via fc00:2::2
-		[ "$m" = lat-srv6d-napi ] && napi_off
+		;;
+	esac
+	[ "$b" != "$m" ] && napi_off
+	return 0
+}
+
+declare -A RES ALL COST CALL
+run_mode() {
+	local m=$1
+	echo "== $m" >&2
+	case $m in
+	lat-kernel|lat-kernel-napi|lat-end|lat-end-napi|lat-srv6d|lat-srv6d-napi)
+		run_lat "$m"
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
 	ovl|ovl-napi)
@@ -523,15 +518,7 @@ run_mode() {
 		;;
 	srv6d|srv6d-inject)
 		[ -x "$BUILD/srv6d" ] || { echo "    no $BUILD/srv6d" >&2; RES[$m]=0; return; }
-		cat >"$TMPD/srv6d.conf" <<-EOF
-		queue 0
-		queue-maxlen $QMAXLEN
-		steer auto
-		cpu-affinity 1
-		control-socket none
-		egress $([ "$m" = srv6d-inject ] && echo inject || echo verdict)
-		sid fc00:ff::1 action End
-		EOF
+		end_conf "$([ "$m" = srv6d-inject ] && echo inject || echo verdict)"
 		start_bg "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
 		RES[$m]=$(search_if)
 		COST[$m]=$(cost)
@@ -698,15 +685,8 @@ oc_mode() { # oc_mode MODE -> "delivered_pps sent_pps rules"
 		srv6d-b6*)  line="sid fc00:ff::1 action End.B6.Encaps srh segs fc00:3::1,fc00:3::2" ;;
 		srv6d-henc) line="route fc00:4::/64 encap seg6 mode encap segs fc00:3::1,fc00:3::2" ;;
 		esac
-		cat >"$TMPD/srv6d.conf" <<-EOF
-		queue 0
-		queue-maxlen $QMAXLEN
-		steer auto
-		cpu-affinity 1
-		control-socket none
-		egress $(case $m in *-inject|srv6d-henc|srv6d-henc4) echo inject ;; *) echo verdict ;; esac)
-		$line
-		EOF
+		end_conf "$(case $m in *-inject|srv6d-henc|srv6d-henc4) echo inject ;; *) echo verdict ;; esac)" \
+			"$line"
 		oc_start "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats"
 		sleep 0.5
 		rules=$(oc_rules)
