@@ -185,10 +185,11 @@ static int pr_index(struct pr_ctx *x)
 }
 
 /* The first position in @x->order of a route line with @rt's prefix, or
- * nroutes: those that follow with the same prefix differ by metric. */
+ * nroutes: those that follow with the same prefix differ by metric.
+ * @x->order is there whenever there are route lines (pr_read). */
 static size_t pr_first(const struct pr_ctx *x, const struct srv6_rt *rt)
 {
-	size_t lo = 0, hi = x->order ? x->c->nroutes : 0;
+	size_t lo = 0, hi = x->c->nroutes;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -222,7 +223,7 @@ static int sweep_policy(const struct srv6_rt *rt, void *arg)
 
 	if (rt->table != RT_TABLE_MAIN || !rt_ours(x, rt))
 		return 0;
-	for (size_t p = pr_first(x, rt); x->order && p < x->c->nroutes; p++) {
+	for (size_t p = pr_first(x, rt); p < x->c->nroutes; p++) {
 		const struct srv6_conf_route *r = &x->c->routes[x->order[p]];
 
 		if (!same_prefix(r, rt))

@@ -1995,27 +1995,21 @@ static int queue_arg(struct daemon *d, const char *w, unsigned int *qn, struct s
 	return 0;
 }
 
-/* Super-packets the injection socket of worker @i took (gso on). */
-static uint64_t gso_sent(const struct daemon *d, unsigned int i)
-{
-	struct srv6_inj_stats is;
-
-	inj_read(d, i, &is);
-	return is.gso_sent;
-}
-
 /* Worker @i's GSO counters (gso on) for queue show: a "    gso NAME N ..."
  * line, or with @json an object of the same names ('-' as '_'). */
 static void print_gso(FILE *o, const struct daemon *d, unsigned int i,
 		      const struct srv6_worker_stats *s, const struct srv6_nfq_stats *n, bool json)
 {
+	struct srv6_inj_stats is;
+
+	inj_read(d, i, &is);
 	const struct {
 		const char *name;
 		uint64_t v;
 	} f[] = {
 		{ "queued", n->gso },
 		{ "injected", s->gso_injected },
-		{ "sent", gso_sent(d, i) },
+		{ "sent", is.gso_sent },
 		{ "segmented", s->gso_segmented },
 		{ "segments", s->gso_segments },
 		{ "dropped", s->gso_dropped },
