@@ -14,7 +14,7 @@
 # and, between 1 and 2, the datapath's namespace tests again with
 # `egress inject` (SRV6D_EXTRA_CONF, tests/net/lib.sh conf_extra).
 # Each pass prints its own totals; the run fails if any pass fails.  The
-# time of every pass is printed at the end.
+# time of every pass, and each failure by test name, is printed at the end.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -45,6 +45,9 @@ pass() { # NAME MAKE-ARGS...
 		tf=$((tf + 1)); r="$r (no closing line)"; rc=1
 	fi
 	summary+="  $name: $r, ${line:-no count}, $(( $(date +%s) - t0 )) s"$'\n'
+	# what failed, named in the summary (CI shows the log's end)
+	summary+=$(grep '^# failed: ' "$out" | sed 's/^# failed: /    /'; echo x)
+	summary=${summary%x}
 }
 t_all=$(date +%s)
 pass "plain build: vectors, unit, fuzz, namespace" CHECK_SUITES="vectors unit fuzz net" "$@"

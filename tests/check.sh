@@ -33,14 +33,22 @@ STRICT=${STRICT:-0}
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-600}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-$(( ${FUZZ_SECONDS:-20} + 300 ))}
 NET_TIMEOUT=${NET_TIMEOUT:-1200}
-passed=0 failed=0 skipped=0 times=
+passed=0 failed=0 skipped=0 times= recap=
 log=$(mktemp); trap 'rm -f "$log"' EXIT
 
 want() { [[ "$SUITES" == *" $1 "* ]]; }
+# fail WHAT: a [FAIL] line, counted, and recalled in the recap at the end
+fail() { echo "[FAIL] $*"; failed=$((failed + 1)); recap+="# failed: $*"$'\n'; }
+# recall TEST FILE: the failure lines of TEST's output FILE, for the recap
+recall() {
+	local l
+	while IFS= read -r l; do recap+="# failed: $1: $l"$'\n'; done \
+		< <(grep -E '^\[FAIL\]|^\[  FAILED  \] [a-z_]' "$2")
+}
 # missing WHAT: a prerequisite is absent: [FAIL] under STRICT, else [SKIP].
 missing() {
 	if [ "$STRICT" = 1 ]; then
-		echo "[FAIL] $1 (CI: a missing prerequisite is a failure)"; failed=$((failed + 1))
+		fail "$1 (CI: a missing prerequisite is a failure)"
 	else
 		echo "[SKIP] $1"; skipped=$((skipped + 1))
 	fi
@@ -50,7 +58,7 @@ missing() {
 run_timed() { local s=$1; shift; timeout -k 20 "$s" "$@"; }
 timed_out() { # NAME SECONDS RC: a [FAIL] line for a timeout, true if it was one
 	[ "$3" -eq 124 ] || [ "$3" -eq 137 ] || return 1
-	echo "[FAIL] $1: timed out after $2 s"; failed=$((failed + 1))
+	fail "$1: timed out after $2 s"
 }
 t_suite=
 suite_begin() { t_suite=$(date +%s); echo "== $1"; }
@@ -73,13 +81,12 @@ if want vectors; then
 				if cmp -s "$vdir/$v.txt" "tests/unit/vectors/$v.txt"; then
 					echo "[ OK ] vectors $v.txt match scapy"; passed=$((passed + 1))
 				else
-					echo "[FAIL] vectors $v.txt differ from what scapy generates now"
+					fail "vectors $v.txt differ from what scapy generates now"
 					diff "$vdir/$v.txt" "tests/unit/vectors/$v.txt" | head -20
-					failed=$((failed + 1))
 				fi
 			done
 		else
-			echo "[FAIL] generating scapy vectors"; failed=$((failed + 1))
+			fail "generating scapy vectors"
 		fi
 		rm -rf "$vdir"
 	else
@@ -98,18 +105,19 @@ if want unit; then
 			continue
 		fi
 		if ! [ -x "$t" ]; then
-			echo "[FAIL] $t is not executable"; failed=$((failed + 1)); continue
+			fail "$t is not executable"; continue
 		fi
 		n=$((n + 1))
 		run_timed "$UNIT_TIMEOUT" "$t" >"$log" 2>&1; rc=$?
 		cat "$log"
 		count_cmocka "$log"
+		recall "$(basename "$t")" "$log"
 		timed_out "$t" "$UNIT_TIMEOUT" $rc && continue
 		if [ $rc -ne 0 ] && ! grep -q '^\[  FAILED  \]' "$log"; then
-			echo "[FAIL] $t exited $rc"; failed=$((failed + 1))
+			fail "$t exited $rc"
 		fi
 	done
-	[ $n -gt 0 ] || { echo "[FAIL] no unit test binary in $BUILD/tests${CHECK_UNIT:+ named $CHECK_UNIT}"; failed=$((failed + 1)); }
+	[ $n -gt 0 ] || fail "no unit test binary in $BUILD/tests${CHECK_UNIT:+ named $CHECK_UNIT}"
 	suite_end unit
 fi
 
@@ -126,11 +134,11 @@ if want fuzz && [ "${SAN:-}" != thread ]; then
 			if [ $rc -eq 0 ]; then
 				echo "[ OK ] fuzz $(basename "$f")"; passed=$((passed + 1))
 			else
-				echo "[FAIL] fuzz $(basename "$f")"; failed=$((failed + 1))
+				fail "fuzz $(basename "$f")"
 			fi
 		done
 	else
-		cat "$log"; echo "[FAIL] building fuzz targets"; failed=$((failed + 1))
+		cat "$log"; fail "building fuzz targets"
 	fi
 	suite_end fuzz
 fi
@@ -144,7 +152,7 @@ ns_tests() {
 			continue
 		fi
 		if ! [ -x "$t" ]; then
-			echo "[FAIL] $t is not executable (chmod +x; it would never run)"; failed=$((failed + 1))
+			fail "$t is not executable (chmod +x; it would never run)"
 			continue
 		fi
 		t0=$(date +%s)
@@ -154,13 +162,14 @@ ns_tests() {
 		p=$(grep -c '^\[ OK \]' "$log"); f=$(grep -c '^\[FAIL\]' "$log")
 		s=$(grep -c '^\[SKIP\]' "$log")
 		passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+		[ "$f" -eq 0 ] || recall "$(basename "$t")" "$log"
 		timed_out "$t" "$NET_TIMEOUT" $rc && continue
 		if [ $rc -eq 4 ]; then
 			missing "$t: prerequisite missing ($(grep -m1 '^SKIP' "$log"))"
 		elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
-			echo "[FAIL] $t exited $rc"; failed=$((failed + 1))
+			fail "$t exited $rc"
 		elif [ $rc -eq 0 ] && [ "$p" -eq 0 ]; then
-			echo "[FAIL] $t passed no check"; failed=$((failed + 1))
+			fail "$t passed no check"
 		fi
 	done
 }
@@ -168,7 +177,7 @@ ns_tests() {
 if want net; then
 	suite_begin "namespace tests${SAN:+ (SAN=$SAN)}${SRV6D_EXTRA_CONF:+ (extra conf: $SRV6D_EXTRA_CONF)}"
 	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
-		echo "[FAIL] namespace tests: not root (CI runs them as root)"; failed=$((failed + 1))
+		fail "namespace tests: not root (CI runs them as root)"
 	fi
 	ns_tests tests/net "${CHECK_NET:-}"
 	suite_end net
@@ -178,13 +187,14 @@ fi
 if want reinject; then
 	suite_begin "reinjection tests (sets net.netfilter.nf_hooks_lwtunnel=1: last)"
 	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
-		echo "[FAIL] reinjection tests: not root (CI runs them as root)"; failed=$((failed + 1))
+		fail "reinjection tests: not root (CI runs them as root)"
 	fi
 	ns_tests tests/reinject "${CHECK_REINJECT:-}"
 	suite_end reinject
 fi
 
 echo
+printf '%s' "$recap"
 echo "# suite times:$times"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
