@@ -1,7 +1,8 @@
 #!/bin/bash
 # make check driver: scapy vectors, unit tests (cmocka), a bounded fuzz run,
-# namespace tests.  Prints every suite's own output, then one closing line
-# "N passed, N failed, N skipped" (and the time each suite took).
+# namespace tests.  Prints every suite's own output, then each failure again
+# as a "# failed: TEST: ..." line, then one closing line "N passed, N failed,
+# N skipped" (and the time each suite took).
 #
 # Environment:
 #   BUILD          object dir                  SAN   sanitizers of this build

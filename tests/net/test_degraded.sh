@@ -100,7 +100,7 @@ check "log: the route is pending (no source toward fc00:77::1)" \
 	log_has "srv6d.conf:$ROUTE_LINE: route 2001:db8:99::/64 encap pending: no source address toward fc00:77::1"
 check "log: End.DX4 without a route toward nh4 is pending" \
 	log_has "srv6d.conf:$DX4_LINE: sid 2001:db8:ff::4/128 End.DX4 pending: nh4 192.0.2.2"
-check "STATUS= says 3 pending" grep -q 'READY=1|STATUS=running: .*, 3 pending' "$NOUT"
+check "STATUS= says 3 pending" wait_until 5 grep -q 'READY=1|STATUS=running: .*, 3 pending' "$NOUT"
 check "stats: pending total=3" test "$(pending_total)" = 3
 if [ -x "$BUILD/srv6ctl" ]; then
 	check "srv6ctl status says 3 pending" \
@@ -136,7 +136,7 @@ check "End.X forwards through eth2 to dst's eth1" wait_until 5 x_via_eth2
 dx4_state() { grep -oE "sid 2001:db8:ff::4/128 End.DX4 (pending|complete)" "$SRV6D_LOG" | tail -1 | awk '{print $4}'; }
 check "eth2 appears with 192.0.2.1/24: End.DX4 completes (log)" wait_until 10 eval '[ "$(dx4_state)" = complete ]'
 check "stats: pending total=1 (the route)" test "$(pending_total)" = 1
-check "STATUS= says 1 pending" grep -q 'STATUS=running: .*, 1 pending' "$NOUT"
+check "STATUS= says 1 pending" wait_until 5 grep -q 'STATUS=running: .*, 1 pending' "$NOUT"
 
 # ---- link down, then up ----
 ip -n "$NS_RTR" link set eth2 down

@@ -195,7 +195,8 @@ run_srv6d() { # TAG EGRESS-LINE [ENV=VAL]
 		mtu-over)
 			exp="not forwarded, Packet Too Big"
 			got="forwarded $(l3 "$TMPD/srv6d.$tag.$c" | wc -l)"
-			[ "$(l3 "$TMPD/srv6d.$tag.$c" | wc -l)" -eq 0 ] && [ "$(ptb)" -gt "$p0" ] && got=$exp ;;
+			[ "$(l3 "$TMPD/srv6d.$tag.$c" | wc -l)" -eq 0 ] &&
+				wait_until 5 eval '[ "$(ptb)" -gt "$p0" ]' && got=$exp ;;
 		dx2)
 			exp=$(frames "$TMPD/kernel.$c"); got=$(frames "$TMPD/srv6d.$tag.$c") ;;
 		dt4|dt46-v4|dt46-v6)

@@ -34,14 +34,19 @@ from scapy.layers.l2 import Ether
 from scapy.layers.inet6 import IPv6, in6_chksum
 ETH_P_ALL = 3
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
 s.bind(("eth0", 0))
 s.settimeout(0.1)
 print("ready", flush=True)
+# what arrived within the window; frames still queued on the socket at its
+# end are read too (parsing them may lag behind on a loaded machine)
 end = time.time() + float(sys.argv[1])
-while time.time() < end:
+while True:
     try:
         data, addr = s.recvfrom(65535)
     except socket.timeout:
+        if time.time() >= end:
+            break
         continue
     if addr[2] == socket.PACKET_OUTGOING:
         continue

@@ -44,8 +44,9 @@ check "srv6d starts (forks when up)" start
 echo_stream() { in_src "$PY" "$LIB_DIR/echo_stream.py" "$SID" "$@"; }
 check "srv6d answers an Echo Request to its SID" eval 'echo_stream 1 0.1 | grep -q "^R 0 "'
 
-# ~4 s of pings; restart after 1 s.
-echo_stream 2000 0.002 >"$TMPD/ping.out" 2>&1 &
+# ~6 s of pings; restart after 1 s (a stop and start take up to ~2 s
+# under ASan: replies after it must still be asked for).
+echo_stream 3000 0.002 >"$TMPD/ping.out" 2>&1 &
 PING=$!
 sleep 1
 t0=$(now_us)

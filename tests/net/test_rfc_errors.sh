@@ -123,7 +123,7 @@ for f in "$corpus"/*; do
 done
 if [ ${#hexes[@]} -gt 0 ] && srv6d_stats; then
 	before=$(( $(counter $SID packets) + $(counter $SID errors) ))
-	pkt --cap-ns "$NS_SRC" --timeout 0.2 send --decode --hex "${hexes[@]}" >"$TMPD/corpus" ||
+	pkt --cap-ns "$NS_SRC" --timeout 1 send --decode --hex "${hexes[@]}" >"$TMPD/corpus" ||
 		fail "corpus capture" "pkt.py failed"
 	echo "# corpus: $(grep -c '^IC' "$TMPD/corpus") ICMPv6 answers to ${#hexes[@]} packets:" \
 		"$(awk '$1 == "IC" {print $5 "/" $6}' "$TMPD/corpus" | sort | uniq -c | tr -s ' ' | tr '\n' ',')"

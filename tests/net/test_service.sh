@@ -86,7 +86,7 @@ ip netns exec "$NS_RTR" "$PY" "$LIB_DIR/notify.py" "$SOCK" "$NOUT" "$READY_CHECK
 NOTIFY_PID=$!
 wait_until 5 test -s "$NOUT.ready" || fail "notify listener did not start"
 
-ip netns exec "$NS_RTR" env NOTIFY_SOCKET="$SOCK" WATCHDOG_USEC=1000000 "${START[@]}" \
+ip netns exec "$NS_RTR" env NOTIFY_SOCKET="$SOCK" WATCHDOG_USEC=2000000 "${START[@]}" \
 	>"$TMPD/unit.log" 2>&1 &
 DPID=$!
 notified() { grep -q "$1" "$NOUT" 2>/dev/null; }
@@ -103,7 +103,8 @@ fi
 check "pid file holds srv6d's pid" test "$(cat "$TMPD/run/srv6d/srv6d.pid" 2>/dev/null)" = "$DPID"
 check "log: <N> priority prefixes under a service manager" \
 	grep -q '^<5>started: ' "$TMPD/unit.log"
-# Every 0.5 s, each one after every worker's heartbeat moved.
+# Every 1 s (half of WATCHDOG_USEC, 2 s: margin for a loaded machine),
+# each one after every worker's heartbeat moved.
 check "notify: WATCHDOG=1 pings with WATCHDOG_USEC set (3 of them)" \
 	wait_until 10 eval '[ "$(grep -c "^WATCHDOG=1$" "$NOUT")" -ge 3 ]'
 

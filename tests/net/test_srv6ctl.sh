@@ -177,7 +177,15 @@ check "prom_check.py refuses a series given twice" eval '! "$PY" "$LIB_DIR/prom_
 ip netns exec "$NS_RTR" "$SRV6CTL" -S "$SOCK" monitor >"$TMPD/monitor" 2>&1 & MON=$!
 ip netns exec "$NS_RTR" "$SRV6CTL" -S "$SOCK" -j monitor >"$TMPD/monitor.json" 2>&1 & MONJ=$!
 STREAM_PID=$MON   # lib.sh's cleanup kills it
-sleep 0.3   # both connected (a monitor replies at once; no event is lost after)
+# both connected: a sentinel SID added and deleted until both have seen it
+# (no event is lost after; a fixed wait was too short under ASan)
+for i in $(seq 50); do
+	ctl sid add 2001:db8:ff::fe action End >/dev/null 2>&1
+	ctl sid del 2001:db8:ff::fe >/dev/null 2>&1
+	grep -qx "sid deleted 2001:db8:ff::fe" "$TMPD/monitor" &&
+		grep -q '"message": *"deleted 2001:db8:ff::fe"' "$TMPD/monitor.json" && break
+	sleep 0.1
+done
 out=$(ctl sid add 2001:db8:ff::9 action End flavors PSP 2>&1)
 check "sid add: says it lasts until the next reload" \
 	eval 'echo "$out" | grep -q "sid 2001:db8:ff::9 added; lasts until the next reload of $TMPD/srv6d.conf"'
@@ -232,7 +240,8 @@ check "reload of a broken file: the running conf stays, traffic flows" \
 	eval '[ "$(rx "$TMPD/after.cap" end)" = "$(rx "$TMPD/kernel.cap" end)" ] &&
 	      [ "$(ctl -j status | jget "d[\"sids\"]")" = 6 ]'
 cp "$TMPD/good.conf" "$TMPD/srv6d.conf"
-sleep 0.3
+# the last event (the failed reload) has reached both monitors
+wait_until 5 eval 'grep -q "^reload failed" "$TMPD/monitor" && grep -q "reload failed" "$TMPD/monitor.json"'
 kill "$MON" "$MONJ" 2>/dev/null; wait "$MON" "$MONJ" 2>/dev/null; STREAM_PID=
 check "monitor: sid, route, contexts, stats and reload events" \
 	eval 'grep -qx "sid added 2001:db8:ff::9" "$TMPD/monitor" && grep -qx "sid deleted 2001:db8:ff::9" "$TMPD/monitor" &&
@@ -336,7 +345,7 @@ in_rtr "$PY" "$TMPD/hold.py" "$SOCK" "" >"$TMPD/hold-idle.out" 2>&1 & HOLD=$!
 wait_until 5 grep -q held "$TMPD/hold-idle.out"
 sleep 1.5
 check "16 silent connections held 1.5 s: srv6ctl status served (a stalled one evicted)" \
-	eval 'ctl status >/dev/null 2>&1'
+	wait_until 5 eval 'ctl status >/dev/null 2>&1'
 check "... and status counts the closed client" \
 	eval 'ctl status | grep -q "^control socket: [1-9][0-9]* stalled clients closed"'
 wait "$HOLD"

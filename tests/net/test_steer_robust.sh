@@ -118,8 +118,9 @@ intact() { [ "$(first_pre)" = "-A PREROUTING -j SRV6D" ] &&
 write_conf auto
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.watch.log"; then
 	check "no repair while nothing changed ($(repairs))" test "$(repairs)" = 0
-	# a firewall reload / nft flush ruleset
-	in_rtr ip6tables -t raw -F; in_rtr ip6tables -t raw -X
+	# a firewall reload / nft flush ruleset: one transaction (the timer
+	# could otherwise run between a flush and a delete)
+	printf '*raw\n:PREROUTING ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n' | in_rtr ip6tables-restore
 	check "a flushed raw table is found by the timer and reinstalled" wait_until 15 intact
 	check "counted ($(repairs))" test "$(repairs)" = 1
 	check "logged" grep -q "steering (timer check): IPv6 chain SRV6D is gone: installing it again" "$SRV6D_LOG"
@@ -149,7 +150,8 @@ mangle_intact() { in_rtr ip6tables -t mangle -S POSTROUTING | sed -n 2p | grep -
 mv "$conf.p" "$conf"
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.mangle.log"; then
 	check "policies: srv6d's chain at mangle POSTROUTING" mangle_intact
-	in_rtr ip6tables -t mangle -F; in_rtr ip6tables -t mangle -X
+	printf '*mangle\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n' |
+		in_rtr ip6tables-restore
 	check "a flushed mangle table is found by the timer and reinstalled" wait_until 15 mangle_intact
 	check "logged" grep -q "steering (timer check): IPv6 mangle chain SRV6D is gone: installing it again" \
 		"$SRV6D_LOG"
