@@ -1,7 +1,7 @@
 #!/bin/bash
 # make check driver: scapy vectors, unit tests (cmocka), a bounded fuzz run,
 # namespace tests.  Prints every suite's own output, then each failure again
-# as a "# failed: TEST: ..." line, then one closing line "N passed, N failed,
+# as a "# failed: ..." line naming its test, then one closing line "N passed, N failed,
 # N skipped" (and the time each suite took).
 #
 # Environment:
@@ -41,10 +41,11 @@ want() { [[ "$SUITES" == *" $1 "* ]]; }
 # fail WHAT: a [FAIL] line, counted, and recalled in the recap at the end
 fail() { echo "[FAIL] $*"; failed=$((failed + 1)); recap+="# failed: $*"$'\n'; }
 # recall TEST FILE: the failure lines of TEST's output FILE, for the recap
+# (cmocka names a failed test twice: once)
 recall() {
 	local l
 	while IFS= read -r l; do recap+="# failed: $1: $l"$'\n'; done \
-		< <(grep -E '^\[FAIL\]|^\[  FAILED  \] [a-z_]' "$2")
+		< <(grep -E '^\[FAIL\]|^\[  FAILED  \] [a-z_]' "$2" | awk '!seen[$0]++')
 }
 # missing WHAT: a prerequisite is absent: [FAIL] under STRICT, else [SKIP].
 missing() {

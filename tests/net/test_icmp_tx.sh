@@ -48,6 +48,8 @@ while True:
         if time.time() >= end:
             break
         continue
+    if time.time() >= end + 5:
+        break
     if addr[2] == socket.PACKET_OUTGOING:
         continue
     e = Ether(data)

@@ -46,7 +46,8 @@ check "srv6d answers an Echo Request to its SID" eval 'echo_stream 1 0.1 | grep 
 
 # ~6 s of pings; restart after 1 s (a stop and start take up to ~2 s
 # under ASan: replies after it must still be asked for).
-echo_stream 3000 0.002 >"$TMPD/ping.out" 2>&1 &
+NPING=3000
+echo_stream $NPING 0.002 >"$TMPD/ping.out" 2>&1 &
 PING=$!
 sleep 1
 t0=$(now_us)
@@ -76,7 +77,7 @@ in_rtr kill -USR1 "$(cat "$PIDF")"
 wait_until 5 test -s "$STATS"
 pk=$(awk -v s="$SID" '$1 == s || $1 == s "/128" { print $3 }' "$STATS")
 check "the new srv6d counted the packets it answered (${pk:-0} >= $after)" test "${pk:-0}" -ge "$after"
-echo "# restart gap: ${gap} ms without a reply (${n} of 2000 answered, $((2000 - n)) lost;" \
+echo "# restart gap: ${gap} ms without a reply (${n} of $NPING answered, $((NPING - n)) lost;" \
 	"$exceeded Time Exceeded from the kernel's routing while srv6d was down)"
 echo "#   stop (SIGTERM to exit) $(( (t1 - t0) / 1000 )) ms, --check $(( (t2 - t1) / 1000 )) ms," \
 	"start (exec to up) $(( (t3 - t2) / 1000 )) ms"
