@@ -3,7 +3,7 @@
 """lpm.py - send forwarded and router-originated packets, capture on the far side
 (test_lpm.sh; run with /usr/bin/python3).
 
-  lpm.py --cap-ns NS [--cap-if IF] [--wait S]
+  lpm.py --cap-ns NS [--cap-if IF] [--wait S] [--each S]
          [--src-ns NS --dmac MAC --hex HEX...]          frames sent from src's eth0
          [--rtr-ns NS --udp SRC DST SPORT DPORT HLIM]... datagrams rtr's own stack sends
          [--build-fwd DST... ]                          only print the frames' hex
@@ -99,6 +99,9 @@ def main():
     ap.add_argument("--cap-ns")
     ap.add_argument("--cap-if", default="eth0")
     ap.add_argument("--wait", type=float, default=1.0)
+    ap.add_argument("--each", type=float, default=0,
+                    help="after each send, wait up to S for its packet (keeps the "
+                         "output in send order when a result is late)")
     ap.add_argument("--src-ns")
     ap.add_argument("--dmac")
     ap.add_argument("--hex", nargs="+", default=[])
@@ -123,7 +126,7 @@ def main():
             b = bytes.fromhex(h)
             et = b"\x86\xdd" if b[0] >> 4 == 6 else b"\x08\x00"
             snd.send(dmac + smac + et + b)
-            time.sleep(0.05)
+            settle(cap, a.each)
     if a.udp:
         pkt.enter_netns(a.rtr_ns)
         for src, dst, sport, dport, hlim in a.udp:
@@ -136,20 +139,34 @@ def main():
             s.bind((src, int(sport)))
             s.sendto(PAYLOAD, (dst, int(dport)))
             s.close()
-            time.sleep(0.05)
-    end = time.time() + a.wait
-    while True:
+            settle(cap, a.each)
+    drain(cap, a.wait)
+    return 0
+
+
+def drain(cap, wait, want=0):
+    """Print what @cap receives for @wait s, or until @want packets came."""
+    end, n = time.time() + wait, 0
+    while not (want and n >= want):
         left = end - time.time()
         if left <= 0:
             break
         if not select.select([cap], [], [], left)[0]:
             break
-        while True:
+        while not (want and n >= want):
             ip = recv_ip(cap)
             if ip is None:
                 break
             print("RX " + ip.hex())
-    return 0
+            n += 1
+
+
+def settle(cap, each):
+    """Between two sends: 50 ms, or (--each) until the first's packet came."""
+    if each:
+        drain(cap, each, want=1)
+    else:
+        time.sleep(0.05)
 
 
 if __name__ == "__main__":

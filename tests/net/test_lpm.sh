@@ -37,16 +37,17 @@ topo_create || { echo "cannot create the topology"; exit 1; }
 # to the policy, the segments keep a more specific underlay route; IPv4
 lpm_setup
 # side OUT: forwarded then router-originated, IPv6 then IPv4; one "RX hex"
-# line each, in that order
+# line each, in that order (--each: a packet's result is awaited before the
+# next is sent, so a late one keeps its place)
 side() {
-	"$PY" "$LPM" --cap-ns "$NS_DST" --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
+	"$PY" "$LPM" --cap-ns "$NS_DST" --each 3 --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
 		--hex $FWD6 >"$1.fwd6"
-	"$PY" "$LPM" --cap-ns "$NS_DST" --wait 0.5 --rtr-ns "$NS_RTR" \
+	"$PY" "$LPM" --cap-ns "$NS_DST" --each 3 --wait 0.5 --rtr-ns "$NS_RTR" \
 		--udp $RTR_ADDR_DST 2001:db8:99::5 4321 5000 64 \
 		--udp $RTR_ADDR_DST $DST_ADDR 4322 5000 64 >"$1.loc6"
-	"$PY" "$LPM" --cap-ns "$NS_DST" --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
+	"$PY" "$LPM" --cap-ns "$NS_DST" --each 3 --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
 		--hex $FWD4 >"$1.fwd4"
-	"$PY" "$LPM" --cap-ns "$NS_DST" --wait 0.5 --rtr-ns "$NS_RTR" \
+	"$PY" "$LPM" --cap-ns "$NS_DST" --each 3 --wait 0.5 --rtr-ns "$NS_RTR" \
 		--udp 10.0.2.1 10.9.9.5 4321 5000 64 \
 		--udp 10.0.2.1 10.0.2.2 4322 5000 64 >"$1.loc4"
 }

@@ -31,11 +31,12 @@ trap cleanup EXIT
 topo_create || { echo "cannot create the topology"; exit 1; }
 
 lpm_setup
-# side OUT: the forwarded frames, IPv6 then IPv4; one "RX hex" line each
+# side OUT: the forwarded frames, IPv6 then IPv4; one "RX hex" line each, in
+# send order (--each: a late result keeps its place)
 side() {
-	"$PY" "$LPM" --cap-ns "$NS_DST" --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
+	"$PY" "$LPM" --cap-ns "$NS_DST" --each 3 --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
 		--hex $FWD6 >"$1.fwd6"
-	"$PY" "$LPM" --cap-ns "$NS_DST" --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
+	"$PY" "$LPM" --cap-ns "$NS_DST" --each 3 --wait 0.5 --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" \
 		--hex $FWD4 >"$1.fwd4"
 }
 # rx FILE N: the hex of packet N of FILE

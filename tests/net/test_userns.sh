@@ -51,7 +51,7 @@ def mac(ifn):
 p = bytes(IPv6(src="2001:db8:1::1", dst="2001:db8:ff::1", hlim=30) / IPv6ExtHdrSegmentRouting(
     addresses=["2001:db8:aa::1", "2001:db8:ff::1"], segleft=1, lastentry=1) / UDP(sport=1, dport=2) / Raw(b"userns"))
 tx.send(mac("in0") + mac("in1") + b"\x86\xdd" + p)
-end = time.monotonic() + 1.0
+end = time.monotonic() + 3.0   # ends when the packet comes
 ok = False
 while time.monotonic() < end and not ok:
     if select.select([cap], [], [], 0.1)[0]:

@@ -53,8 +53,12 @@ end_ok() {
 }
 
 # ---- 1. worker-sched fifo 7 ---------------------------------------------
+# nfifo N: N threads run SCHED_FIFO 7 (each worker sets its own policy as
+# it starts, which may come after srv6d's "started" line)
+nfifo() { [ "$(threads | grep -c "SCHED_FIFO 7$")" -eq "$1" ]; }
 write_conf "worker-sched fifo 7"
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.fifo.log"; then
+	wait_until 5 nfifo 2
 	th=$(threads)
 	nfifo=$(echo "$th" | grep -c "SCHED_FIFO 7$")
 	nother=$(echo "$th" | grep -c "SCHED_OTHER")
@@ -90,6 +94,8 @@ chmod +x "$wrap"
 write_conf "worker-sched fifo 7"
 SRV6D_REAL=$SRV6D SRV6D=$wrap
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.noprio.log"; then
+	# the warnings come from the workers as they start
+	wait_until 5 eval '[ "$(grep -c "cannot run the worker SCHED_FIFO 7" "$TMPD/srv6d.noprio.log")" -ge 2 ]'
 	th=$(threads)
 	check "no privilege: no thread runs SCHED_FIFO" test "$(echo "$th" | grep -c SCHED_FIFO)" -eq 0
 	nw=$(grep -c "cannot run the worker SCHED_FIFO 7" "$TMPD/srv6d.noprio.log")
