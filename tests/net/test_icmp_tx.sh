@@ -71,7 +71,10 @@ EOF
 # output goes to $TMPD/tool, the capture to $TMPD/cap.
 capture() {
 	local secs=$1; shift
-	in_src "$PY" "$TMPD/cap.py" "$secs" >"$TMPD/cap" 2>&1 &
+	# emptied here, not by the background job's own redirection: that one
+	# may come late, and the last capture's "ready" would then be waited on
+	: >"$TMPD/cap"
+	in_src "$PY" "$TMPD/cap.py" "$secs" >>"$TMPD/cap" 2>&1 &
 	local pid=$!
 	wait_until 10 grep -q ready "$TMPD/cap"
 	in_rtr "$@" >"$TMPD/tool" 2>&1

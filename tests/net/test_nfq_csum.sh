@@ -100,7 +100,8 @@ NFQ="$BUILD/tests/net/nfq_mark"
 if [ -x "$NFQ" ]; then
 	in_rtr ip -6 route add $SID/128 encap seg6local action End dev "$RTR_IF_DST"
 	in_rtr ip6tables -t raw -A PREROUTING -d $SID -j NFQUEUE --queue-num 0
-	in_rtr "$NFQ" 0 0 4 gso >"$TMPD/nfq" 2>&1 &
+	: >"$TMPD/nfq"   # now: no older "ready" to be waited on
+	in_rtr "$NFQ" 0 0 4 gso >>"$TMPD/nfq" 2>&1 &
 	nfqpid=$!
 	wait_until 5 grep -q ready "$TMPD/nfq"
 	udp_rx 2

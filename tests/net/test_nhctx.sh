@@ -135,7 +135,8 @@ send_marked() {
 	local out=$TMPD/nfq.out
 	ip netns exec "$NS_NH1" ip6tables -t raw -Z PREROUTING
 	ip netns exec "$NS_NH2" ip6tables -t raw -Z PREROUTING
-	rtr "$TOOLS/nfq_mark" 0 "$1" 2 >"$out" 2>&1 &
+	: >"$out"   # now: the last call's "ready" must not be waited on
+	rtr "$TOOLS/nfq_mark" 0 "$1" 2 >>"$out" 2>&1 &
 	local pid=$!
 	wait_until 5 grep -q ready "$out"
 	ip netns exec "$NS_SRC" "$PY" -c 'import socket, time

@@ -184,7 +184,8 @@ read -r n r < <(udp_to 2001:db8:ff::2 $N $N)
 check "fail-closed: other destinations are not steered ($n of $N)" test "$n" = $N
 NFQ="$BUILD/tests/net/nfq_mark"
 if [ -x "$NFQ" ]; then
-	in_rtr "$NFQ" 0 0 2 >"$TMPD/nfq" 2>&1 &
+	: >"$TMPD/nfq"   # now: no older "ready" to be waited on
+	in_rtr "$NFQ" 0 0 2 >>"$TMPD/nfq" 2>&1 &
 	pid=$!
 	wait_until 5 grep -q ready "$TMPD/nfq"
 	read -r n r < <(udp_to 2001:db8:ff::1 $N $N)

@@ -78,9 +78,9 @@ fi
 # ---- 2. default (other) ---------------------------------------------------
 write_conf ""
 if srv6d_start "$conf" "$TMPD/stats" "$TMPD/srv6d.other.log"; then
-	th=$(threads)
-	check "default: no thread runs SCHED_FIFO" test "$(echo "$th" | grep -c SCHED_FIFO)" -eq 0
 	check "default: End processed" end_ok
+	th=$(threads)   # after traffic: every worker has started (and set nothing)
+	check "default: no thread runs SCHED_FIFO" test "$(echo "$th" | grep -c SCHED_FIFO)" -eq 0
 	srv6d_stop
 else
 	fail "default: srv6d started"
