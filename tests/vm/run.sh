@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# tests/vm/run.sh - run a command inside a QEMU VM that boots another kernel
+# (the kernel oracle: by default Debian's linux-image-6.12-amd64, which has
+# SEG6, SEG6 HMAC, VRF and dummy), on this machine's own root filesystem:
+#
+#   tests/vm/run.sh [CMD [ARG...]]      (default CMD: an interactive-less
+#                                        "uname -a")
+#
+# The guest sees the host's / read-only over virtio-9p, tmpfs on /tmp, /run,
+# /var/tmp, /root, /var/log and /dev/shm, and this work tree (the git top of
+# the current directory, or the directory itself) on its own path, read-only
+# unless VM_RW=1.  CMD runs as root in the current directory, its stdout and
+# stderr are this script's, and its exit status is this script's (255 when
+# the VM died before the command ended, 124 on VM_TIMEOUT).
+#
+# Environment:
+#   KERNEL      the kernel image (bzImage/vmlinuz); default: the Debian
+#               package that tests/vm/kernel.sh unpacked
+#   MODULES     its module tree: a directory D with D/lib/modules/VERSION
+#               (make modules_install INSTALL_MOD_PATH=D); default: the
+#               package's; "none" for a kernel with everything built in
+#   VM_MEM      guest memory in MiB (4096)     VM_CPUS  vCPUs (nproc)
+#   VM_ACCEL    QEMU accelerator (kvm when /dev/kvm opens, else tcg)
+#   VM_TIMEOUT  seconds before the VM is killed (3600)
+#   VM_CONSOLE  file for the kernel's console (dmesg as it happens);
+#               default: discarded unless the guest dies early, then shown
+#   VM_ENV      names of further environment variables to pass in (the
+#               suite's own: CI STRICT BUILD SAN CHECK_* SRV6D_* KEEP_TMP
+#               FUZZ_SECONDS NET_TIMEOUT UNIT_TIMEOUT go always)
+#   VM_APPEND   more kernel command line
+set -u
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+[ $# -gt 0 ] || set -- uname -a
+
+die() { echo "tests/vm/run.sh: $*" >&2; exit 255; }
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+BUSYBOX=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
+file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
+	ldd "$BUSYBOX" 2>&1 | grep -q 'not a dynamic' || die "$BUSYBOX is not static (busybox-static)"
+
+if [ -z "${KERNEL:-}" ]; then
+	eval "$("$HERE/kernel.sh" env)" || die "no kernel: set KERNEL= or run tests/vm/kernel.sh ensure"
+fi
+[ -r "$KERNEL" ] || die "KERNEL=$KERNEL: not readable"
+MODULES=${MODULES:-}
+[ "$MODULES" = none ] && MODULES=
+if [ -n "$MODULES" ]; then
+	MODULES=$(cd "$MODULES" && pwd) || die "MODULES=$MODULES: no such directory"
+	kver=$(ls "$MODULES/lib/modules" 2>/dev/null | head -1)
+	[ -n "$kver" ] || die "MODULES=$MODULES has no lib/modules/VERSION"
+	[ -f "$MODULES/lib/modules/$kver/modules.dep" ] || depmod -b "$MODULES" "$kver" ||
+		die "depmod -b $MODULES $kver failed"
+fi
+
+WORK=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
+IO=$(mktemp -d /tmp/srv6d-vm.XXXXXX)
+cleanup() { [ -n "${QPID:-}" ] && kill -KILL "$QPID" 2>/dev/null; rm -rf "$IO"; }
+trap cleanup EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# ---- the initramfs: static busybox, the 9p modules, /init ------------------
+R=$IO/initramfs
+mkdir -p "$R/bin" "$R/modules"
+cp "$BUSYBOX" "$R/bin/busybox"
+ln -s busybox "$R/bin/sh"
+cp "$HERE/init" "$R/init"; chmod +x "$R/init"
+echo "$HERE/guest.sh" >"$R/guest"
+if [ -n "$MODULES" ]; then
+	md="$MODULES/lib/modules/$kver"
+	# 9p and what it needs, dependencies first (modules.dep lists them)
+	for m in 9pnet_virtio 9p; do
+		dep=$(awk -v m="$m" -F: '{n=$1; sub(".*/", "", n); sub(/\.ko.*/, "", n)} n == m {print $1 " " $2}' "$md/modules.dep")
+		# modules.dep lists a module's dependencies last-loaded-first
+		echo $dep | tr ' ' '\n' | tac
+	done | awk '!seen[$0]++' | while read -r f; do
+		b=$(basename "$f"); b=${b%.xz}; b=${b%.zst}; b=${b%.gz}
+		case "$f" in
+		*.xz) xz -dc "$md/$f" >"$R/modules/$b" ;;
+		*.zst) zstd -qdc "$md/$f" >"$R/modules/$b" ;;
+		*.gz) gzip -dc "$md/$f" >"$R/modules/$b" ;;
+		*) cp "$md/$f" "$R/modules/$b" ;;
+		esac
+		echo "$b" >>"$R/modules/order"
+	done
+fi
+(set -o pipefail; cd "$R" && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -1) >"$IO/initramfs.gz" || die "cannot build the initramfs"
+rm -rf "$R"
+
+# ---- the command, the variables the guest reads ----------------------------
+{
+	echo "VM_WORK=$(printf %q "$WORK")"
+	echo "VM_CWD=$(printf %q "$PWD")"
+	echo "VM_MODROOT=$(printf %q "$MODULES")"
+	echo "VM_RW=${VM_RW:+1}"
+} >"$IO/vars"
+{
+	for v in CI STRICT BUILD SAN KEEP_TMP FUZZ_SECONDS NET_TIMEOUT UNIT_TIMEOUT ${VM_ENV:-} \
+		$(compgen -e | grep -E '^(CHECK_|SRV6D_)'); do
+		[ -n "${!v+x}" ] && echo "export $v=$(printf %q "${!v}")"
+	done
+	printf 'exec'; printf ' %q' "$@"; echo
+} >"$IO/cmd"
+
+# ---- QEMU ------------------------------------------------------------------
+if [ -z "${VM_ACCEL:-}" ]; then
+	VM_ACCEL=tcg
+	if [ -w /dev/kvm ] && (exec 3<>/dev/kvm) 2>/dev/null; then VM_ACCEL=kvm; fi
+fi
+case "$VM_ACCEL" in
+kvm) cpu=host ;;
+*) cpu=max; VM_ACCEL=tcg,thread=multi ;;
+esac
+console=${VM_CONSOLE:-$IO/console.log}
+fs() { # TAG PATH [ro]
+	echo "-fsdev local,id=$1,path=$2,security_model=none,multidevs=remap${3:+,readonly=on}"
+	echo "-device virtio-9p-pci,fsdev=$1,mount_tag=$1"
+}
+# shellcheck disable=SC2046
+qemu-system-x86_64 -name srv6d-vm -machine pc -accel "$VM_ACCEL" -cpu "$cpu" \
+	-smp "${VM_CPUS:-$(nproc)}" -m "${VM_MEM:-4096}" -no-reboot -nodefaults -display none \
+	-kernel "$KERNEL" -initrd "$IO/initramfs.gz" \
+	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 mitigations=off ${VM_APPEND:-}" \
+	-serial "file:$console" \
+	-device virtio-serial-pci -chardev stdio,id=out,signal=off -device virtconsole,chardev=out \
+	$(fs hostroot / ro) $(fs io "$IO") $(fs work "$WORK" ${VM_RW:-ro}) \
+	-device virtio-rng-pci -nic none </dev/null &
+QPID=$!
+( sleep "${VM_TIMEOUT:-3600}"; kill -TERM "$QPID" 2>/dev/null ) & tpid=$!
+wait "$QPID"; qrc=$?
+QPID=
+kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
+if [ -s "$IO/rc" ]; then
+	exit "$(cat "$IO/rc")"
+fi
+if [ "$qrc" -eq 143 ]; then
+	echo "tests/vm/run.sh: the VM ran out of VM_TIMEOUT=${VM_TIMEOUT:-3600} s" >&2; rc=124
+else
+	echo "tests/vm/run.sh: the VM ended (qemu exit $qrc) before the command did" >&2; rc=255
+fi
+[ -z "${VM_CONSOLE:-}" ] && { echo "# its console, last lines:" >&2; tail -40 "$console" | sed 's/^/#   /' >&2; }
+exit $rc
