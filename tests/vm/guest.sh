@@ -11,7 +11,7 @@ mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288 io /mnt 2>/dev/null ||
 IO=/mnt
 . "$IO/vars"        # VM_WORK (the tree the command runs in), VM_MODROOT, VM_RW
 for d in /tmp /run /var/tmp /root /var/log /dev/shm; do
-	mount -t tmpfs -o mode=0755 tmpfs "$d"
+	mkdir -p "$d" && mount -t tmpfs -o mode=0755 tmpfs "$d"
 done
 chmod 1777 /tmp /var/tmp /dev/shm
 mkdir -p /dev/pts && mount -t devpts devpts /dev/pts

@@ -128,14 +128,21 @@ qemu-system-x86_64 -name srv6d-vm -machine pc -accel "$VM_ACCEL" -cpu "$cpu" \
 	$(fs hostroot / ro) $(fs io "$IO") $(fs work "$WORK" ${VM_RW:-ro}) \
 	-device virtio-rng-pci -nic none </dev/null &
 QPID=$!
-( sleep "${VM_TIMEOUT:-3600}"; kill -TERM "$QPID" 2>/dev/null ) & tpid=$!
+# the watchdog holds none of our descriptors (a pipe reading this script's
+# output would wait for its sleep) and takes its sleep with it
+(
+	exec </dev/null >/dev/null 2>&1
+	sleep "${VM_TIMEOUT:-3600}" & s=$!
+	trap 'kill $s; exit 0' TERM
+	wait $s && : >"$IO/timeout" && kill -TERM "$QPID"
+) & tpid=$!
 wait "$QPID"; qrc=$?
 QPID=
 kill "$tpid" 2>/dev/null; wait "$tpid" 2>/dev/null
 if [ -s "$IO/rc" ]; then
 	exit "$(cat "$IO/rc")"
 fi
-if [ "$qrc" -eq 143 ]; then
+if [ -e "$IO/timeout" ]; then
 	echo "tests/vm/run.sh: the VM ran out of VM_TIMEOUT=${VM_TIMEOUT:-3600} s" >&2; rc=124
 else
 	echo "tests/vm/run.sh: the VM ended (qemu exit $qrc) before the command did" >&2; rc=255
