@@ -78,6 +78,18 @@ require_env() {
 	fi
 }
 
+# ---- kernel features: kfeat, kfeat_why (tests/kfeat.sh) --------------------
+. "$TOP_DIR/tests/kfeat.sh"
+# needs NAME FEATURE...: true when the kernel has every FEATURE; otherwise
+# a [SKIP] line for the check NAME naming the first one missing, and false:
+#   needs "End byte-identical to the kernel" seg6local && compare ...
+needs() {
+	local name=$1 f; shift
+	for f in "$@"; do
+		kfeat "$f" || { skip "$name" "$(kfeat_why "$f")"; return 1; }
+	done
+}
+
 # conf_extra: the lines of $SRV6D_EXTRA_CONF (may be empty or several lines),
 # for every srv6d.conf a test writes: a rerun of the suite with e.g.
 # SRV6D_EXTRA_CONF="egress inject" runs every srv6d check in that mode.

@@ -111,7 +111,7 @@ if [ -z "${VM_ACCEL:-}" ]; then
 fi
 case "$VM_ACCEL" in
 kvm) cpu=host ;;
-*) cpu=max; VM_ACCEL=tcg,thread=multi ;;
+*) cpu=${VM_CPU:-max}; VM_ACCEL=tcg,thread=multi ;;
 esac
 console=${VM_CONSOLE:-$IO/console.log}
 fs() { # TAG PATH [ro]
