@@ -236,9 +236,15 @@ check: deps
 	$(Q)BUILD=$(abspath $(BUILD)) SAN="$(SAN)" FUZZ_SECONDS=$(FUZZ_SECONDS) \
 		$(if $(CHECK_SUITES),CHECK_SUITES="$(CHECK_SUITES)") tests/check.sh
 
-# The reinjection suite alone, e.g. in a VM running a patched kernel.
+# The reinjection suite alone, on this kernel; with KERNEL=path/to/bzImage
+# (and MODULES=dir holding lib/modules/VERSION, or MODULES=none for a kernel
+# with what it needs built in) in a QEMU VM booting that kernel on this
+# machine's root: how a seg6/netfilter developer runs it against the kernel
+# they are changing (tests/vm/run.sh, docs/REINJECTION.md).
 reinject: all
-	$(Q)BUILD=$(abspath $(BUILD)) CHECK_SUITES=reinject \
+	$(Q)$(if $(KERNEL),KERNEL="$(abspath $(KERNEL))" $(if $(MODULES),MODULES="$(MODULES)") \
+		VM_TIMEOUT=$(or $(VM_TIMEOUT),3600) tests/vm/run.sh env) \
+		BUILD=$(abspath $(BUILD)) CHECK_SUITES=reinject \
 		$(if $(CHECK_REINJECT),CHECK_REINJECT="$(CHECK_REINJECT)") tests/check.sh
 
 bench: all

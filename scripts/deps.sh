@@ -1,12 +1,17 @@
 #!/bin/sh
 # Install the Debian packages srv6d needs to build, test and run, when they are
 # missing.  As root it runs apt-get; otherwise it prints the exact command.
+# (QEMU, busybox-static, kmod, xz/zstd and file boot the kernel-oracle VM of
+# the tests, tests/vm/; its kernel, Debian's linux-image-6.12-amd64 unpacked
+# into /var/cache/srv6d-vm, is fetched by the test suite when this kernel
+# lacks SEG6: tests/vm/kernel.sh ensure.)
 set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev
 libnetfilter-queue-dev libmnl-dev libnl-3-dev libnl-route-3-dev
 liburcu-dev libcmocka-dev libssl-dev
 iproute2 iptables python3-scapy tcpdump procps gdb
-dpkg-dev debhelper mandoc"
+dpkg-dev debhelper mandoc
+qemu-system-x86 busybox-static kmod xz-utils zstd file"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -7,8 +7,15 @@
 # Environment:
 #   BUILD          object dir                  SAN   sanitizers of this build
 #   FUZZ_SECONDS   per fuzz target (20)
-#   CHECK_SUITES   which suites: any of "vectors unit fuzz net reinject"
-#                  (default all).  "reinject" (tests/reinject/) sets
+#   CHECK_SUITES   which suites: any of "vectors unit fuzz net reinject
+#                  oracle" (default all).  "oracle": on a kernel without
+#                  SEG6 (seg6local, seg6 encap, HMAC), VRF or dummy, whose
+#                  kernel-oracle checks the net and reinject suites skipped
+#                  by name, ORACLE_NET and the reinjection suite run again
+#                  in a QEMU VM booting a kernel that has them (tests/vm/,
+#                  KERNEL= picks another), counted in the same closing line;
+#                  on a kernel that has them it does nothing (they ran
+#                  natively).  "reinject" (tests/reinject/) sets
 #                  net.netfilter.nf_hooks_lwtunnel=1, which cannot be undone:
 #                  it always runs after every other suite of the run, and
 #                  scripts/check.sh gives it a pass of its own after all
@@ -16,6 +23,10 @@
 #   CHECK_UNIT     run only these unit binaries (names, e.g. test_cache_stress)
 #   CHECK_NET      run only these namespace tests (names, e.g. test_steer.sh)
 #   CHECK_REINJECT run only these reinjection tests (names)
+#   ORACLE_NET     the namespace tests the "oracle" suite runs in the VM
+#                  (default: every test with checks against the kernel's
+#                  seg6local, seg6 encap, SEG6 HMAC, VRF or dummy)
+#   ORACLE_TIMEOUT seconds for the whole VM run (2700)
 #   STRICT=1       (set when CI=true) a missing prerequisite is a failure,
 #                  not a skip: not root, no clang, no scapy, no ip6tables, a
 #                  test script without its exec bit.  Skips then come only
@@ -28,7 +39,7 @@
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-SUITES=" ${CHECK_SUITES:-vectors unit fuzz net reinject} "
+SUITES=" ${CHECK_SUITES:-vectors unit fuzz net reinject oracle} "
 [ "${CI:-}" = true ] && STRICT=1
 STRICT=${STRICT:-0}
 UNIT_TIMEOUT=${UNIT_TIMEOUT:-600}
@@ -170,7 +181,7 @@ ns_tests() {
 			missing "$t: prerequisite missing ($(grep -m1 '^SKIP' "$log"))"
 		elif [ $rc -ne 0 ] && [ "$f" -eq 0 ]; then
 			fail "$t exited $rc"
-		elif [ $rc -eq 0 ] && [ "$p" -eq 0 ]; then
+		elif [ $rc -eq 0 ] && [ "$p" -eq 0 ] && [ "$s" -eq 0 ]; then
 			fail "$t passed no check"
 		fi
 	done
@@ -193,6 +204,47 @@ if want reinject; then
 	fi
 	ns_tests tests/reinject "${CHECK_REINJECT:-}"
 	suite_end reinject
+fi
+
+# After reinject (in the VM the guest's own run sets nf_hooks_lwtunnel, not
+# this kernel).
+ORACLE_NET=${ORACLE_NET:-test_oracle.sh test_seg6_vectors.sh test_hmac.sh test_source.sh test_lpm.sh test_egress.sh test_nfq_csum.sh test_gso.sh test_nhctx.sh test_failopen.sh test_firewall.sh test_srv6ctl.sh}
+if want oracle; then
+	suite_begin "kernel oracle"
+	. tests/kfeat.sh
+	lacks=
+	for f in seg6local seg6encap seg6hmac vrf dummy lwthooks; do kfeat "$f" || lacks+=" $f"; done
+	if [ -z "$lacks" ]; then
+		echo "# oracle: this kernel ($(uname -r)) has every feature the oracle checks need: they ran natively"
+	elif [ -n "${SRV6D_VM:-}" ]; then
+		fail "oracle: the VM's kernel $(uname -r) lacks$lacks"
+	elif ! { tests/vm/run.sh --probe >/dev/null 2>&1 || { [ -z "${KERNEL:-}" ] && tests/vm/kernel.sh ensure; }
+		 vmerr=$(tests/vm/run.sh --probe 2>&1); }; then
+		missing "oracle: this kernel lacks$lacks and the VM cannot run: $vmerr"
+	else
+		ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-2700}
+		echo "# oracle: this kernel ($(uname -r)) lacks$lacks: the kernel-oracle tests run in a VM"
+		SRV6D_VM=1 CHECK_SUITES="net reinject" CHECK_NET="$ORACLE_NET" VM_ENV="SRV6D_VM ORACLE_NET" \
+			VM_TIMEOUT="$ORACLE_TIMEOUT" tests/vm/run.sh tests/check.sh >"$log" 2>&1; rc=$?
+		cat "$log"
+		kv=$(sed -n 's/^# vm: \([^,]*\),.*/\1/p' "$log" | head -1)
+		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -1)
+		if [ -n "$line" ]; then
+			set -- $line
+			passed=$((passed + $1)); failed=$((failed + $3)); skipped=$((skipped + $5))
+			echo "# pass: oracle kernel ${kv:-?} (vm): $line"
+			while IFS= read -r l; do recap+="# failed: vm ${kv:-?}: ${l#\# failed: }"$'\n'; done \
+				< <(grep '^# failed: ' "$log")
+		fi
+		if [ $rc -eq 124 ]; then
+			fail "oracle: the VM ran out of ORACLE_TIMEOUT=$ORACLE_TIMEOUT s"
+		elif [ -z "$line" ]; then
+			fail "oracle: the VM's run ended (exit $rc) without a closing line"
+		elif [ $rc -ne 0 ] && [ "$3" -eq 0 ]; then
+			fail "oracle: the VM's run exited $rc"
+		fi
+	fi
+	suite_end oracle
 fi
 
 echo

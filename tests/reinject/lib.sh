@@ -41,11 +41,19 @@ SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
 SID=2001:db8:5:
 DMESG_BASE=
 
-# rj_require: require_env plus the sysctl and srv6d/srv6ctl built.
+# rj_require: require_env plus the sysctl and srv6d/srv6ctl built.  Every
+# case here is a kernel seg6local behavior queued from its lwtunnel hook: on
+# a kernel without seg6local or the hooks the script is one [SKIP] line
+# naming the feature and exits 0 (tests/check.sh's "oracle" suite runs it
+# in the kernel-oracle VM then: tests/vm/).
 rj_require() {
 	require_env
-	[ -e /proc/sys/net/netfilter/nf_hooks_lwtunnel ] ||
-		{ echo "SKIP: no net.netfilter.nf_hooks_lwtunnel (CONFIG_NF_HOOKS_LWTUNNEL?)"; exit $ksft_skip; }
+	local f
+	for f in seg6local lwthooks; do
+		kfeat "$f" && continue
+		skip "$(basename "$0"): every case" "$(kfeat_why "$f")"
+		rm -rf "$TMPD"; exit 0
+	done
 	[ -x "$SRV6D" ] && [ -x "$SRV6CTL" ] || { echo "SKIP: build srv6d and srv6ctl first"; exit $ksft_skip; }
 	command -v dmesg >/dev/null || { echo "SKIP: dmesg not found"; exit $ksft_skip; }
 }
@@ -74,6 +82,17 @@ hook() {
 	in_rtr ip6tables -t mangle -A "$chain" "$@" -j NFQUEUE --queue-num "$q"
 }
 
+# rj_hex CASE: RJ_HEX[CASE] set, every case's packet made by one
+# rj_pkts.py --all the first time (false, with a message, for no such CASE)
+declare -A RJ_HEX=()
+rj_hex() {
+	local n h
+	if [ ${#RJ_HEX[@]} -eq 0 ]; then
+		while read -r n h; do RJ_HEX[$n]=$h; done < <("$PY" "$RJ_DIR/rj_pkts.py" --all)
+	fi
+	[ -n "${RJ_HEX[$1]:-}" ] || { echo "rj_pkts.py has no case $1" >&2; return 1; }
+}
+
 # send CASE CAPS [WANT [TIMEOUT]]: send rj_pkts CASE from src, print RX/IC
 # lines seen at CAPS ("dst", "src", "both").
 send() {
@@ -81,8 +100,9 @@ send() {
 	case "$2" in
 	dst) caps="$NS_DST:eth0" ;; src) caps="$NS_SRC:eth0" ;; both) caps="$NS_DST:eth0,$NS_SRC:eth0" ;;
 	esac
+	rj_hex "$1" || return 1
 	"$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$caps" \
-		--hex "$("$PY" "$RJ_DIR/rj_pkts.py" "$1")" --want "${3:-1}" --timeout "${4:-3}" \
+		--hex "${RJ_HEX[$1]}" --want "${3:-1}" --timeout "${4:-3}" \
 		${RJ_READY:+--ready "$RJ_READY"}
 }
 
@@ -149,6 +169,7 @@ rj_setup() {
 	rj_conf >"$TMPD/srv6d.conf"
 	srv6d_start "$TMPD/srv6d.conf" "$TMPD/stats" "$TMPD/srv6d.log" || return 1
 	wait_until 5 test -S "$TMPD/srv6d.sock" || return 1
+	rj_hex end || return 1     # every case's packet, once (background sends share it)
 	rj_sids
 }
 

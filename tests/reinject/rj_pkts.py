@@ -6,6 +6,8 @@
                       kernel's seg6local SID of CASE on rtr, or (encap6,
                       encap4) to a destination of rtr's seg6 encap routes
                       (tests/reinject/lib.sh and docs/REINJECTION.md)
+  rj_pkts.py --all    every case, one "CASE HEX" line each (lib.sh reads
+                      them once: a Python start costs seconds in the VM)
 """
 import sys
 
@@ -49,4 +51,8 @@ def cases():
 
 
 if __name__ == "__main__":
-    print(bytes(cases()[sys.argv[1]]).hex())
+    if sys.argv[1] == "--all":
+        for name, p in cases().items():
+            print(name, bytes(p).hex())
+    else:
+        print(bytes(cases()[sys.argv[1]]).hex())

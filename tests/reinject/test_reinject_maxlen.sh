@@ -23,7 +23,7 @@ kq() { in_rtr awk -v f="$1" '$1 == 11 {print $f}' /proc/net/netfilter/nfnetlink_
 in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000
 hook INPUT 11 -d $SID:1
 "$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
-	--hex "$("$PY" "$RJ_DIR/rj_pkts.py" end)" --count 6 --want 0 --timeout 0 >/dev/null
+	--hex "${RJ_HEX[end]}" --count 6 --want 0 --timeout 0 >/dev/null
 dropped() { [ "$(kq 6)" = 2 ]; }
 check "queue-maxlen 4: the kernel dropped 2 of 6 (queue_dropped $(wait_until 10 dropped; kq 6))" dropped
 check "queue-maxlen 4: 4 held by srv6d, 4 waiting in the kernel" \

@@ -40,7 +40,7 @@ pline() {
 pfield() { pline "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 sendn() { # CASE N
 	"$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
-		--hex "$("$PY" "$RJ_DIR/rj_pkts.py" "$1")" --count "$2" --want 0 --timeout 0 >/dev/null
+		--hex "${RJ_HEX[$1]}" --count "$2" --want 0 --timeout 0 >/dev/null
 }
 
 hook off

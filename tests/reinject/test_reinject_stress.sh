@@ -36,7 +36,7 @@ in_rtr sysctl -qw net.ipv6.icmp.ratelimit=0 net.ipv4.icmp_msgs_per_sec=1000000 \
 in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000
 hook INPUT 11 -d $SID:2
 "$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
-	--hex "$("$PY" "$RJ_DIR/rj_pkts.py" end-x)" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
+	--hex "${RJ_HEX[end-x]}" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
 if wait_until 60 held_is 11 "$RJ_N"; then
 	ok "$RJ_N packets held in queue 11 (kernel waiting $(in_rtr awk '$1 == 11 {print $3}' /proc/net/netfilter/nfnetlink_queue))"
 else

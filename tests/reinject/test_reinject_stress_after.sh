@@ -46,7 +46,7 @@ kbase
 hook POSTROUTING 11 -d $DST_ADDR -p udp --dport 5000
 s0=$(sidpkts $SID:2)
 "$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
-	--hex "$("$PY" "$RJ_DIR/rj_pkts.py" end-x)" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
+	--hex "${RJ_HEX[end-x]}" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
 if wait_until 60 held_is 11 "$RJ_N"; then
 	ok "$RJ_N packets held at POSTROUTING after End.X (kernel waiting $(in_rtr awk '$1 == 11 {print $3}' /proc/net/netfilter/nfnetlink_queue))"
 else

@@ -15,6 +15,11 @@ for d in /tmp /run /var/tmp /root /var/log /dev/shm; do
 done
 chmod 1777 /tmp /var/tmp /dev/shm
 mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
+# what udev would make: bash's process substitution needs /dev/fd
+ln -sfn /proc/self/fd /dev/fd
+ln -sfn /proc/self/fd/0 /dev/stdin
+ln -sfn /proc/self/fd/1 /dev/stdout
+ln -sfn /proc/self/fd/2 /dev/stderr
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null

@@ -5,8 +5,10 @@
 # (the kernel oracle: by default Debian's linux-image-6.12-amd64, which has
 # SEG6, SEG6 HMAC, VRF and dummy), on this machine's own root filesystem:
 #
-#   tests/vm/run.sh [CMD [ARG...]]      (default CMD: an interactive-less
-#                                        "uname -a")
+#   tests/vm/run.sh [CMD [ARG...]]      (default CMD: "uname -a")
+#   tests/vm/run.sh --probe             exit 0 when a VM could start (QEMU,
+#                                        busybox-static, a kernel), else 255
+#                                        and the reason on stderr
 #
 # The guest sees the host's / read-only over virtio-9p, tmpfs on /tmp, /run,
 # /var/tmp, /root, /var/log and /dev/shm, and this work tree (the git top of
@@ -22,7 +24,7 @@
 #               (make modules_install INSTALL_MOD_PATH=D); default: the
 #               package's; "none" for a kernel with everything built in
 #   VM_MEM      guest memory in MiB (4096)     VM_CPUS  vCPUs (nproc)
-#   VM_ACCEL    QEMU accelerator (kvm when /dev/kvm opens, else tcg)
+#   VM_ACCEL    QEMU accelerator (kvm when /dev/kvm can create a VM, else tcg)
 #   VM_TIMEOUT  seconds before the VM is killed (3600)
 #   VM_CONSOLE  file for the kernel's console (dmesg as it happens);
 #               default: discarded unless the guest dies early, then shown
@@ -33,6 +35,8 @@
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 [ $# -gt 0 ] || set -- uname -a
+PROBE=
+[ "$1" = --probe ] && PROBE=1
 
 die() { echo "tests/vm/run.sh: $*" >&2; exit 255; }
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
@@ -53,6 +57,8 @@ if [ -n "$MODULES" ]; then
 	[ -f "$MODULES/lib/modules/$kver/modules.dep" ] || depmod -b "$MODULES" "$kver" ||
 		die "depmod -b $MODULES $kver failed"
 fi
+
+[ -n "$PROBE" ] && exit 0
 
 WORK=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 IO=$(mktemp -d /tmp/srv6d-vm.XXXXXX)
@@ -107,7 +113,12 @@ rm -rf "$R"
 # ---- QEMU ------------------------------------------------------------------
 if [ -z "${VM_ACCEL:-}" ]; then
 	VM_ACCEL=tcg
-	if [ -w /dev/kvm ] && (exec 3<>/dev/kvm) 2>/dev/null; then VM_ACCEL=kvm; fi
+	# /dev/kvm may open where KVM cannot run (no nested virtualization):
+	# KVM_CREATE_VM (_IO(0xAE, 1)) is the test
+	if [ -w /dev/kvm ] && python3 -c 'import fcntl, os
+fd = os.open("/dev/kvm", os.O_RDWR); os.close(fcntl.ioctl(fd, 0xAE01, 0))' 2>/dev/null; then
+		VM_ACCEL=kvm
+	fi
 fi
 case "$VM_ACCEL" in
 kvm) cpu=host ;;
