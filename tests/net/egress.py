@@ -13,6 +13,7 @@ whatever its EtherType:
       (ARP, ND and MLD noise skipped; l3-hex is the frame minus Ethernet, cut
       to the IP length)
   egress.py build CASE      "<idx> <hex>" of the inputs
+  egress.py counts          "<case> <number of inputs>" of every case
   egress.py l2frame CASE    the Ethernet frame End.DX2 must put on its oif
 """
 import argparse
@@ -70,6 +71,8 @@ def cases():
     c["dt46-v4"] = [sid(FF + "44", 4) / v4("10.3.0.8", seq=6)]
     c["dt46-v6"] = [sid(FF + "44", 41) / IPv6(src=SRC6, dst="2001:db8:cc::9", hlim=33)
                     / UDP(sport=1, dport=2) / Raw(PAYLOAD)]
+    # End.DT4 vrftable 100 without a VRF device: pending, its packets dropped
+    c["dt4-vrf"] = [sid(FF + "46", 4) / v4("10.3.0.9", seq=10)]
     # IPv4 headend policies: 10.4.0.0/24 encap, 10.5.0.0/24 encap.red
     c["pol4-encap"] = [Ether() / v4("10.4.0.5", tos=0x10, seq=7), Ether() / v4("10.4.0.6", seq=8)]
     c["pol4-red"] = [Ether() / v4("10.5.0.5", seq=9)]
@@ -225,12 +228,16 @@ def main():
     b.add_argument("case")
     f = sub.add_parser("l2frame")
     f.add_argument("case")
+    sub.add_parser("counts")
     a = ap.parse_args()
     if a.cmd == "send":
         cmd_send(a)
     elif a.cmd == "build":
         for i, p in enumerate(cases()[a.case]):
             print(i, frame_of(p)[1].hex())
+    elif a.cmd == "counts":
+        for k, v in cases().items():
+            print(k, len(v))
     else:
         for i, p in enumerate(cases()[a.case]):
             inner = p[IPv6ExtHdrSegmentRouting].payload if IPv6ExtHdrSegmentRouting in p else p[IPv6].payload

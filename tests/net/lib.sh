@@ -100,8 +100,11 @@ srv6d_built() { [ -x "$SRV6D" ]; }
 
 # ---- wait helpers -------------------------------------------------------
 # wait_until TIMEOUT_S CMD...: poll CMD every 50 ms until it succeeds.
+# WAIT_SCALE (an integer, default 1) stretches every timeout: the
+# kernel-oracle VM sets it under emulation (tests/vm/run.sh), where all
+# runs 15-30x slower; a wait that succeeds ends as early as before.
 wait_until() {
-	local deadline=$(( $(date +%s%N) + ${1%.*} * 1000000000 )); shift
+	local deadline=$(( $(date +%s%N) + ${1%.*} * ${WAIT_SCALE:-1} * 1000000000 )); shift
 	while :; do
 		"$@" && return 0
 		[ "$(date +%s%N)" -ge "$deadline" ] && return 1

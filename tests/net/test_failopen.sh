@@ -113,13 +113,19 @@ check "srv6d dead: no SID packet is routed toward the SID ($(echo $out))" \
 	test -z "$(grep '^2001:db8:ff::1$' <<<"$out")"
 
 # an equivalent kernel route at a better metric carries the traffic
-ip -n "$NS_RTR" -6 route add 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1 \
-	dev "$RTR_IF_DST" metric 100
-out=$(rx policy-encap)
-n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
-check "srv6d dead, a kernel seg6 route for the prefix: it carries the policy ($n of 2)" \
-	test "$n" -eq 2
-ip -n "$NS_RTR" -6 route del 2001:db8:99::/64 metric 100
+KR="2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1 dev $RTR_IF_DST metric 100"
+if needs "srv6d dead, a kernel seg6 route for the prefix: it carries the policy" seg6encap; then
+	if err=$(ip -n "$NS_RTR" -6 route add $KR 2>&1); then
+		out=$(rx policy-encap)
+		n=$(grep -c '^2001:db8:aa::1$' <<<"$out")
+		check "srv6d dead, a kernel seg6 route for the prefix: it carries the policy ($n of 2)" \
+			test "$n" -eq 2
+		ip -n "$NS_RTR" -6 route del 2001:db8:99::/64 metric 100
+	else
+		fail "srv6d dead, a kernel seg6 route for the prefix: it carries the policy" \
+			"ip -6 route add $KR: $err"
+	fi
+fi
 
 # a clean stop: the device goes, and the policy's route with it; the
 # blackhole is what is left for the prefix

@@ -83,8 +83,14 @@ kernel_routes() {
 			[ "$op" = add ] && ACCEPTED+=("$i")
 		elif [ "$op" = add ]; then
 			REFUSED+=("$i")
-			skip "$(field "${CASES[$i]}" 0) byte-identical to kernel" \
-				"kernel refuses: ip -6 route add $(field "${CASES[$i]}" 2): $err"
+			local f=seg6encap
+			[[ "$(field "${CASES[$i]}" 2)" == *"encap seg6local"* ]] && f=seg6local
+			if ! kfeat $f; then
+				skip "$(field "${CASES[$i]}" 0) byte-identical to kernel" "$(kfeat_why $f)"
+			else
+				skip "$(field "${CASES[$i]}" 0) byte-identical to kernel" \
+					"kernel refuses: ip -6 route add $(field "${CASES[$i]}" 2): $err"
+			fi
 		else
 			fail "$(field "${CASES[$i]}" 0): kernel route removed" "ip -6 route del: $err"
 		fi

@@ -94,7 +94,8 @@ rj_hex() {
 }
 
 # send CASE CAPS [WANT [TIMEOUT]]: send rj_pkts CASE from src, print RX/IC
-# lines seen at CAPS ("dst", "src", "both").
+# lines seen at CAPS ("dst", "src", "both").  RJ_READY=FILE: FILE made once
+# sent; RJ_AFTER=FILE: the TIMEOUT counts from when FILE exists (rj_send.py).
 send() {
 	local caps
 	case "$2" in
@@ -103,7 +104,7 @@ send() {
 	rj_hex "$1" || return 1
 	"$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$caps" \
 		--hex "${RJ_HEX[$1]}" --want "${3:-1}" --timeout "${4:-3}" \
-		${RJ_READY:+--ready "$RJ_READY"}
+		${RJ_READY:+--ready "$RJ_READY"} ${RJ_AFTER:+--after "$RJ_AFTER"}
 }
 
 # rj_conf: srv6d.conf of the suite (plus the lines of $RJ_EXTRA_CONF).

@@ -4,7 +4,7 @@
 namespaces (run with /usr/bin/python3).
 
   rj_send.py --src-ns NS --dmac MAC --cap NS:IF[,NS:IF] --hex HEX
-             [--want N] [--timeout S] [--ready FILE] [--count N]
+             [--want N] [--timeout S] [--ready FILE] [--count N] [--after FILE]
 
 Capture sockets are bound before the frame is sent.  Prints, per captured
 packet (Ethernet stripped; ND/MLD noise and frames the capturing host sent
@@ -13,7 +13,10 @@ are ignored):
   IC NS TYPE CODE        (ICMPv6 errors, also as RX)
 Returns after N packets (all captures together) or the timeout (the
 timeout is how long a packet that is NOT expected is waited for).  With
---ready FILE, FILE is created once the frame is sent.
+--ready FILE, FILE is created once the frame is sent.  With --after FILE
+the timeout starts when FILE exists (the test creates it when it releases a
+held packet: the capture window does not depend on how long the test took
+to get there, which under emulation (the kernel-oracle VM) is seconds).
 """
 import argparse
 import os
@@ -39,6 +42,7 @@ def main():
     ap.add_argument("--want", type=int, default=1)
     ap.add_argument("--timeout", type=float, default=3.0)
     ap.add_argument("--ready")
+    ap.add_argument("--after")
     ap.add_argument("--count", type=int, default=1, help="send the frame this many times")
     a = ap.parse_args()
     caps = []
@@ -55,11 +59,15 @@ def main():
     if a.ready:
         open(a.ready, "w").close()
     got, end = 0, time.monotonic() + a.timeout
+    started = a.after is None
+    give_up = time.monotonic() + 300     # --after FILE never made: a test bug
     while got < a.want:
+        if not started and (os.path.exists(a.after) or time.monotonic() > give_up):
+            started, end = True, time.monotonic() + a.timeout
         left = end - time.monotonic()
-        if left <= 0:
+        if started and left <= 0:
             break
-        r, _, _ = select.select([s for _, s in caps], [], [], left)
+        r, _, _ = select.select([s for _, s in caps], [], [], left if started else 0.05)
         for ns, s in caps:
             if s not in r:
                 continue

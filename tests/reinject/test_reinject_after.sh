@@ -67,18 +67,20 @@ neigh6() { in_rtr ip -6 neigh show $DST_ADDR dev "$RTR_IF_DST" | awk '{print $NF
 # hop's neighbour entry after the release, "STATE [LLADDR]"); then the routes and the
 # next hop's neighbour restored and rtr's dst/neighbour counters checked
 # against their baseline (kbase/kcheck, lib.sh).  $HOLD_TO: how long the
-# capture waits (5 s).
+# capture waits after the release (5 s).
 held_after() {
 	local c=$1 chain=$2 spid; shift 2
 	kbase
 	hook "$chain" 11 -d "$(newda "$c")"
-	send "$c" both 1 "${HOLD_TO:-5}" >"$TMPD/held" &
+	rm -f "$TMPD/released"
+	RJ_AFTER=$TMPD/released send "$c" both 1 "${HOLD_TO:-5}" >"$TMPD/held" &
 	spid=$!
-	wait_until 30 held_is 11 1 || { fail "$c: not held at $chain"; wait $spid; rj_unheld; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held at $chain"; : >"$TMPD/released"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs)
 	R=$(ctl queue release 11 1)
+	: >"$TMPD/released"
 	wait $spid
 	U1=$(snmp6 Icmp6OutDestUnreachs) T1=$(snmp6 Icmp6OutPktTooBigs)
 	NEIGH_AFTER=$(neigh6)
@@ -168,18 +170,20 @@ check "End.X held at POSTROUTING, neighbour deleted, ND unanswered: ICMPv6 Addre
 # ---- 4. the output device goes down while held at FORWARD ---------------------
 late0=$(qget 11 late)
 hook FORWARD 11 -d 2001:db8:2::2
-send end dst 1 3 >"$TMPD/down" &
+rm -f "$TMPD/released"
+RJ_AFTER=$TMPD/released send end dst 1 3 >"$TMPD/down" &
 spid=$!
 if wait_until 30 held_is 11 1; then
 	in_rtr ip link set "$RTR_IF_DST" down
 	R=$(ctl queue release 11 1)
+	: >"$TMPD/released"
 	wait $spid
 	check "FORWARD, output device down while held: released ($R), nothing delivered" \
 		[ -z "$(rxs "$NS_DST" "$TMPD/down")" ]
 	check "FORWARD, output device down: the kernel had flushed it, the verdict counted late" \
 		wait_until 5 test "$(qget 11 late)" = $((late0 + 1))
 else
-	fail "FORWARD: packet not held"; wait $spid
+	fail "FORWARD: packet not held"; : >"$TMPD/released"; wait $spid
 fi
 hook off
 check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean

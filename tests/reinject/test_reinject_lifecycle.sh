@@ -29,10 +29,14 @@ rj_setup || { fail "setup"; exit 1; }
 
 rxs() { sed -n "s/^RX $1 //p" "$2"; }
 kq11() { in_rtr awk '$1 == 11' /proc/net/netfilter/nfnetlink_queue; }
-# hold_one OUT: send End traffic (3 s to arrive) in the background, wait until held
+# released: the held packet's fate is decided: hold_one's capture window starts
+released() { : >"$TMPD/released"; }
+# hold_one OUT: send End traffic in the background (3 s to arrive once
+# "released" ran), wait until held
 hold_one() {
 	hook INPUT 11 -d $SID:1
-	send end dst 1 3 >"$1" &
+	rm -f "$TMPD/released"
+	RJ_AFTER=$TMPD/released send end dst 1 3 >"$1" &
 	SPID=$!
 	wait_until 30 held_is 11 1
 }
@@ -41,13 +45,14 @@ hold_one() {
 p0=$(sidpkts $SID:1)
 if hold_one "$TMPD/kill"; then
 	srv6d_stop KILL
+	released
 	wait $SPID
 	check "kill -9 while held: nothing delivered" [ -z "$(rxs "$NS_DST" "$TMPD/kill")" ]
 	check "kill -9 while held: the behavior never ran (seg6local counter unchanged)" \
 		[ "$(sidpkts $SID:1)" -eq "$p0" ]
 	check "kill -9 while held: the kernel destroyed queue 11" [ -z "$(kq11)" ]
 else
-	fail "kill -9: packet not held"; wait $SPID
+	fail "kill -9: packet not held"; released; wait $SPID
 fi
 hook off
 # srv6d again (seg6local routes out of the way while it starts: lib.sh)
@@ -66,21 +71,23 @@ if hold_one "$TMPD/reload"; then
 		grep -q 'changes of .*"queue N policy".* take effect at the next start' "$SRV6D_LOG"
 	sed -i 's/^queue 16 policy delay 300ms$/queue 16 policy delay 200ms/' "$TMPD/srv6d.conf"
 	R=$(ctl queue release 11 all)
+	released
 	wait $SPID
 	check "reload while held, then release: delivered unchanged ($R)" \
 		[ "$(rxs "$NS_DST" "$TMPD/reload")" = "$(rxs "$NS_DST" "$TMPD/base")" ]
 else
-	fail "reload: packet not held"; wait $SPID
+	fail "reload: packet not held"; released; wait $SPID
 fi
 p0=$(sidpkts $SID:1)
 if hold_one "$TMPD/term"; then
 	check "SIGTERM while held: srv6d exits 0" srv6d_stop TERM
+	released
 	wait $SPID
 	check "SIGTERM while held: released with NF_ACCEPT, delivered unchanged" \
 		[ "$(rxs "$NS_DST" "$TMPD/term")" = "$(rxs "$NS_DST" "$TMPD/base")" ]
 	check "SIGTERM while held: the behavior ran once" [ "$(sidpkts $SID:1)" -eq $((p0 + 1)) ]
 else
-	fail "SIGTERM: packet not held"; wait $SPID
+	fail "SIGTERM: packet not held"; released; wait $SPID
 fi
 hook off
 rj_sids_del
@@ -93,6 +100,7 @@ if hold_one "$TMPD/down"; then
 	check "device down: the kernel flushed the held entry (waiting 0)" \
 		[ "$(kq11 | awk '{print $3}')" = 0 ]
 	R=$(ctl queue release 11 all)
+	released
 	wait $SPID
 	check "device down: srv6d released it ($R)" [ "$R" = "queue 11: released 1" ]
 	check "device down: srv6d's late verdict refused by the kernel, counted" \
@@ -102,7 +110,7 @@ if hold_one "$TMPD/down"; then
 	check "device down: the SID's route went with its device" [ -z "$(sidpkts $SID:1)" ]
 	check "device down: srv6d runs on" srv6d_alive
 else
-	fail "device down: packet not held"; wait $SPID
+	fail "device down: packet not held"; released; wait $SPID
 fi
 hook off
 in_rtr ip link set "$RTR_IF_SRC" up
@@ -115,6 +123,7 @@ if hold_one "$TMPD/nsdel"; then
 	ip netns del "$NS_RTR"
 	check "namespace deleted while held: srv6d runs on (its sockets keep it)" srv6d_alive
 	check "namespace deleted while held: srv6d exits 0 on SIGTERM" srv6d_stop TERM
+	released
 	wait $SPID
 	check "namespace deleted while held: SIGTERM's NF_ACCEPT still delivered it (the namespace lived on)" \
 		[ "$(rxs "$NS_DST" "$TMPD/nsdel" | wc -l)" = 1 ]
@@ -124,7 +133,7 @@ if hold_one "$TMPD/nsdel"; then
 	check "namespace torn down completely (the netns work queue moved past it: no reference left waiting)" \
 		rj_netns_drained
 else
-	fail "namespace deletion: packet not held"; wait $SPID
+	fail "namespace deletion: packet not held"; released; wait $SPID
 fi
 check "kernel log: no WARN/BUG/RCU/refcount/waiting-for line" dmesg_clean
 summary

@@ -95,22 +95,7 @@ fi
 (set -o pipefail; cd "$R" && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null | gzip -1) >"$IO/initramfs.gz" || die "cannot build the initramfs"
 rm -rf "$R"
 
-# ---- the command, the variables the guest reads ----------------------------
-{
-	echo "VM_WORK=$(printf %q "$WORK")"
-	echo "VM_CWD=$(printf %q "$PWD")"
-	echo "VM_MODROOT=$(printf %q "$MODULES")"
-	echo "VM_RW=${VM_RW:+1}"
-} >"$IO/vars"
-{
-	for v in CI STRICT BUILD SAN KEEP_TMP FUZZ_SECONDS NET_TIMEOUT UNIT_TIMEOUT ${VM_ENV:-} \
-		$(compgen -e | grep -E '^(CHECK_|SRV6D_)'); do
-		[ -n "${!v+x}" ] && echo "export $v=$(printf %q "${!v}")"
-	done
-	printf 'exec'; printf ' %q' "$@"; echo
-} >"$IO/cmd"
-
-# ---- QEMU ------------------------------------------------------------------
+# ---- the accelerator -------------------------------------------------------
 if [ -z "${VM_ACCEL:-}" ]; then
 	VM_ACCEL=tcg
 	# /dev/kvm may open where KVM cannot run (no nested virtualization):
@@ -124,6 +109,26 @@ case "$VM_ACCEL" in
 kvm) cpu=host ;;
 *) cpu=${VM_CPU:-max}; VM_ACCEL=tcg,thread=multi ;;
 esac
+
+# ---- the command, the variables the guest reads ----------------------------
+{
+	echo "VM_WORK=$(printf %q "$WORK")"
+	echo "VM_CWD=$(printf %q "$PWD")"
+	echo "VM_MODROOT=$(printf %q "$MODULES")"
+	echo "VM_RW=${VM_RW:+1}"
+} >"$IO/vars"
+{
+	for v in CI STRICT BUILD SAN KEEP_TMP FUZZ_SECONDS NET_TIMEOUT UNIT_TIMEOUT ${VM_ENV:-} \
+		$(compgen -e | grep -E '^(CHECK_|SRV6D_)'); do
+		[ -n "${!v+x}" ] && echo "export $v=$(printf %q "${!v}")"
+	done
+	# emulated: every polled wait of the tests (tests/net/lib.sh
+	# wait_until) may take this many times longer
+	case "$VM_ACCEL" in tcg*) echo "export WAIT_SCALE=${WAIT_SCALE:-5}" ;; esac
+	printf 'exec'; printf ' %q' "$@"; echo
+} >"$IO/cmd"
+
+# ---- QEMU ------------------------------------------------------------------
 console=${VM_CONSOLE:-$IO/console.log}
 fs() { # TAG PATH [ro]
 	echo "-fsdev local,id=$1,path=$2,security_model=none,multidevs=remap${3:+,readonly=on}"
