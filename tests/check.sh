@@ -26,7 +26,7 @@
 #   ORACLE_NET     the namespace tests the "oracle" suite runs in the VM
 #                  (default: every test with checks against the kernel's
 #                  seg6local, seg6 encap, SEG6 HMAC, VRF or dummy)
-#   ORACLE_TIMEOUT seconds for the whole VM run (2700)
+#   ORACLE_TIMEOUT seconds for the whole VM run (3600)
 #   STRICT=1       (set when CI=true) a missing prerequisite is a failure,
 #                  not a skip: not root, no clang, no scapy, no ip6tables, a
 #                  test script without its exec bit.  Skips then come only
@@ -208,7 +208,12 @@ fi
 
 # After reinject (in the VM the guest's own run sets nf_hooks_lwtunnel, not
 # this kernel).
-ORACLE_NET=${ORACLE_NET:-test_oracle.sh test_seg6_vectors.sh test_hmac.sh test_source.sh test_lpm.sh test_egress.sh test_nfq_csum.sh test_gso.sh test_nhctx.sh test_failopen.sh test_firewall.sh test_srv6ctl.sh}
+# Under emulation a test takes 15-30x its native time: the VM runs the tests
+# whose checks are mostly the kernel's (seg6_vectors: its kernel part only),
+# about 40 minutes with the reinjection suite on 2 cores.  The kernel checks
+# of test_egress (20 minutes there), test_srv6ctl and test_gso stay named
+# skips here: ORACLE_NET="... test_egress.sh" adds them.
+ORACLE_NET=${ORACLE_NET:-test_oracle.sh test_seg6_vectors.sh test_hmac.sh test_source.sh test_lpm.sh test_firewall.sh test_nhctx.sh test_failopen.sh}
 if want oracle; then
 	suite_begin "kernel oracle"
 	. tests/kfeat.sh
@@ -222,11 +227,12 @@ if want oracle; then
 		 vmerr=$(tests/vm/run.sh --probe 2>&1); }; then
 		missing "oracle: this kernel lacks$lacks and the VM cannot run: $vmerr"
 	else
-		ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-2700}
+		ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-3600}
 		echo "# oracle: this kernel ($(uname -r)) lacks$lacks: the kernel-oracle tests run in a VM"
-		SRV6D_VM=1 CHECK_SUITES="net reinject" CHECK_NET="$ORACLE_NET" VM_ENV="SRV6D_VM ORACLE_NET" \
-			VM_TIMEOUT="$ORACLE_TIMEOUT" tests/vm/run.sh tests/check.sh >"$log" 2>&1; rc=$?
-		cat "$log"
+		SEG6_VECTORS_PARTS=kernel CHECK_SUITES="net reinject" CHECK_NET="$ORACLE_NET" \
+			SRV6D_VM=1 VM_ENV="SEG6_VECTORS_PARTS" \
+			VM_TIMEOUT="$ORACLE_TIMEOUT" tests/vm/run.sh tests/check.sh 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
 		kv=$(sed -n 's/^# vm: \([^,]*\),.*/\1/p' "$log" | head -1)
 		line=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -1)
 		if [ -n "$line" ]; then

@@ -141,7 +141,7 @@ qemu-system-x86_64 -name srv6d-vm -machine pc -accel "$VM_ACCEL" -cpu "$cpu" \
 	-append "console=ttyS0 panic=-1 oops=panic quiet loglevel=4 mitigations=off ${VM_APPEND:-}" \
 	-serial "file:$console" \
 	-device virtio-serial-pci -chardev stdio,id=out,signal=off -device virtconsole,chardev=out \
-	$(fs hostroot / ro) $(fs io "$IO") $(fs work "$WORK" ${VM_RW:-ro}) \
+	$(fs hostroot / ro) $(fs io "$IO") $(fs work "$WORK" $([ -n "${VM_RW:-}" ] || echo ro)) \
 	-device virtio-rng-pci -nic none </dev/null &
 QPID=$!
 # the watchdog holds none of our descriptors (a pipe reading this script's
