@@ -11,9 +11,9 @@
 #   vrf        ip link add ... type vrf          (CONFIG_NET_VRF)
 #   dummy      ip link add ... type dummy        (CONFIG_DUMMY)
 #   lwthooks   net.netfilter.nf_hooks_lwtunnel   (CONFIG_NF_HOOKS_LWTUNNEL)
-# Probed by doing it, once, in a throwaway namespace; the answer is kept in
-# the environment (KFEAT_<feature>=yes|no: tests/check.sh probes before its
-# suites and exports them, so one run asks once).  Any test may call it.
+# Probed by doing it, once per process tree, in a throwaway namespace (root);
+# the answer is kept in the environment (KFEAT_<feature>=yes|no, exported:
+# what a test runs inherits it).  Any test may call it.
 kfeat() {
 	local v="KFEAT_$1" ns r=no
 	if [ -z "${!v:-}" ]; then

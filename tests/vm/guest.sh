@@ -27,7 +27,8 @@ mkdir -p /run/lock
 # the io share moves under /run (tmpfs now), the tree goes back on its path
 mkdir -p /run/vm-io && mount --move /mnt /run/vm-io && IO=/run/vm-io
 mkdir -p "$VM_WORK"
-mount -t 9p -o "trans=virtio,version=9p2000.L,msize=524288${VM_RW:+,rw}${VM_RW:-,ro}" work "$VM_WORK" ||
+mode=ro; [ -n "$VM_RW" ] && mode=rw
+mount -t 9p -o "trans=virtio,version=9p2000.L,msize=524288,$mode" work "$VM_WORK" ||
 	echo "vm guest: cannot mount $VM_WORK"
 hostname srv6d-vm
 ip link set lo up
@@ -42,6 +43,7 @@ if [ -n "$VM_MODROOT" ]; then
 fi
 # the command's output: the virtio console (the host's stdout)
 exec </dev/null >/dev/hvc0 2>&1
+stty -onlcr 2>/dev/null <&1   # the console's \n stays \n (no \r\n)
 echo "# vm: $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB"
 
 cd "$VM_CWD" 2>/dev/null || cd "$VM_WORK"

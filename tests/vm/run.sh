@@ -45,7 +45,8 @@ file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
 	ldd "$BUSYBOX" 2>&1 | grep -q 'not a dynamic' || die "$BUSYBOX is not static (busybox-static)"
 
 if [ -z "${KERNEL:-}" ]; then
-	eval "$("$HERE/kernel.sh" env)" || die "no kernel: set KERNEL= or run tests/vm/kernel.sh ensure"
+	kenv=$("$HERE/kernel.sh" env 2>/dev/null) || die "no kernel: set KERNEL= or run tests/vm/kernel.sh ensure"
+	eval "$kenv"
 fi
 [ -r "$KERNEL" ] || die "KERNEL=$KERNEL: not readable"
 MODULES=${MODULES:-}
@@ -62,7 +63,11 @@ fi
 
 WORK=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
 IO=$(mktemp -d /tmp/srv6d-vm.XXXXXX)
-cleanup() { [ -n "${QPID:-}" ] && kill -KILL "$QPID" 2>/dev/null; rm -rf "$IO"; }
+cleanup() {
+	[ -n "${QPID:-}" ] && kill -KILL "$QPID" 2>/dev/null
+	[ -n "${tpid:-}" ] && kill "$tpid" 2>/dev/null
+	rm -rf "$IO"
+}
 trap cleanup EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
@@ -148,8 +153,9 @@ QPID=$!
 # output would wait for its sleep) and takes its sleep with it
 (
 	exec </dev/null >/dev/null 2>&1
+	s=
+	trap 'kill $s 2>/dev/null; exit 0' TERM
 	sleep "${VM_TIMEOUT:-3600}" & s=$!
-	trap 'kill $s; exit 0' TERM
 	wait $s && : >"$IO/timeout" && kill -TERM "$QPID"
 ) & tpid=$!
 wait "$QPID"; qrc=$?
