@@ -40,6 +40,7 @@
 #include "srv6d/icmp_tx.h"
 #include "srv6d/inject.h"
 #include "srv6d/instance.h"
+#include "srv6d/kfeat.h"
 #include "srv6d/linkwatch.h"
 #include "srv6d/log.h"
 #include "srv6d/nfq.h"
@@ -103,6 +104,7 @@ struct daemon {
 					 * place, said once (NULL: none yet) */
 	int64_t next_steer_check;       /* CLOCK_MONOTONIC seconds */
 	int flowlabel_mode;
+	struct srv6_kfeat kfeat;        /* the kernel's own SRv6 features, at start */
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
 	bool inject6;                   /* IPv6 results injected, not verdicts */
 	char egress_why[256];           /* why IPv6 results take that path */
@@ -1596,6 +1598,14 @@ static int check_conf(const struct daemon *d, bool verbose)
 		fprintf(stderr, "srv6d: printing the configuration: out of memory\n");
 		errors++;
 	}
+	if (verbose) {  /* as status says it; srv6d needs none of them */
+		struct srv6_kfeat k;
+
+		srv6_kfeat_probe(&k);
+		printf("# kernel ");
+		srv6_kfeat_print(&k, stdout);
+		printf("\n");
+	}
 	return errors ? EXIT_CONF : 0;
 }
 
@@ -2306,7 +2316,6 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 	char cpus[SRV6_CONF_MAX_QUEUES * 12 + 8], sched[32];
 	const char *egress;
 	static const struct { const char *name, *path; } feats[] = {
-		{ "seg6", "/proc/sys/net/ipv6/seg6_flowlabel" },
 		{ "nfnetlink_queue", "/proc/net/netfilter/nfnetlink_queue" },
 		{ "ip6tables_raw", "/proc/net/ip6_tables_names" },
 	};
@@ -2332,9 +2341,11 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		fprintf(o, ",\"ipv4\":\"%s\",\"l2\":\"%s\",\"device\":", d->injdev.ifindex ? "inject" : "unsupported",
 			d->injdev.ifindex ? "oif" : "unsupported");
 		srv6_json_str(o, d->injdev.ifindex ? d->injdev.name : "");
-		fprintf(o, "},\"kernel\":{");
+		fprintf(o, "},\"kernel\":{\"seg6\":%s,\"seg6local\":%s,\"seg6_hmac\":%s",
+			srv6_kfeat_json(d->kfeat.seg6), srv6_kfeat_json(d->kfeat.seg6local),
+			srv6_kfeat_json(d->kfeat.seg6_hmac));
 		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
-			fprintf(o, "%s\"%s\":%s", i ? "," : "", feats[i].name,
+			fprintf(o, ",\"%s\":%s", feats[i].name,
 				path_exists(feats[i].path) ? "true" : "false");
 		fprintf(o, ",\"seg6_flowlabel\":%d},\"control_dropped\":%llu,"
 			"\"start_only\":{\"cpu_affinity\":\"%s\",\"worker_sched\":\"%s\","
@@ -2363,7 +2374,8 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 			d->injdev.name);
 	else
 		fprintf(o, "egress ipv4 and l2: no injection device (dropped, counted as unsupported)\n");
-	fprintf(o, "kernel");
+	fprintf(o, "kernel ");
+	srv6_kfeat_print(&d->kfeat, o);
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 		fprintf(o, " %s %s", feats[i].name, path_exists(feats[i].path) ? "yes" : "no");
 	fprintf(o, " seg6_flowlabel %d\n", d->flowlabel_mode);
@@ -2831,6 +2843,7 @@ int main(int argc, char **argv)
 	conf_warnings(&d.conf, NULL);
 	check_forwarding();
 	read_sysctls(&d);
+	srv6_kfeat_probe(&d.kfeat);
 
 	/* Signals are handled by this thread only (sigwaitinfo): workers
 	 * inherit the blocked mask. */
