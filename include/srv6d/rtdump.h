@@ -11,7 +11,8 @@
  * (what `ip route flush` does), so every attribute that tells it apart from
  * a similar route is matched.
  *
- * Control thread only; each call opens and closes its own netlink socket.
+ * Control thread only (srv6_rt_request: any thread); each call opens and
+ * closes its own netlink socket.
  */
 #ifndef SRV6D_RTDUMP_H
 #define SRV6D_RTDUMP_H
@@ -49,5 +50,15 @@ int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg);
  * contexts), fallback.c (stale blackholes, stale policy routes).
  */
 int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg);
+
+/**
+ * srv6_rt_request - send the rtnetlink request @nlh (NLM_F_REQUEST |
+ * NLM_F_ACK; its seq is matched) on a socket of its own and wait for the
+ * kernel's acknowledgement, at most @timeout_s seconds per receive (0: no
+ * limit).  Returns 0 or the kernel's -errno (-ETIMEDOUT: no answer).
+ * Caller: kfeat.c (the feature probe).
+ */
+struct nlmsghdr;
+int srv6_rt_request(struct nlmsghdr *nlh, int timeout_s);
 
 #endif

@@ -7,41 +7,18 @@
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <libmnl/libmnl.h>
 
 #include "srv6d/kfeat.h"
+#include "srv6d/rtdump.h"
 
 /* The probe route: a documentation address, an interface no host has. */
 #define PROBE_IFINDEX INT_MAX
 static const struct in6_addr probe_dst = {
 	.s6_addr = { 0x20, 0x01, 0x0d, 0xb8, 0x6b, 0x66, 0x65, 0x61, 0x74, [15] = 1 }
 };
-
-/* Send @nlh on @nl and wait for its acknowledgement: 0, or the kernel's
- * -errno (mnl_cb_run() turns an NLMSG_ERROR into errno). */
-static int request_ack(struct mnl_socket *nl, struct nlmsghdr *nlh, char *buf, size_t len)
-{
-	unsigned int portid = mnl_socket_get_portid(nl), seq = nlh->nlmsg_seq;
-
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n = mnl_socket_recvfrom(nl, buf, len);
-		int r;
-
-		if (n < 0)
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		r = mnl_cb_run(buf, (size_t)n, seq, portid, NULL, NULL);
-		if (r < 0)
-			return errno ? -errno : -EPROTO;
-		if (r == MNL_CB_STOP)
-			return 0;
-	}
-}
 
 /* The probe route, RTM_NEWROUTE (with an empty encapsulation of @type) or
  * RTM_DELROUTE (the same prefix on the same interface). */
@@ -72,41 +49,21 @@ static struct nlmsghdr *probe_msg(char *buf, uint16_t msgtype, uint16_t flags, u
 int srv6_kfeat_lwt(uint16_t encap_type)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
-	struct timeval tv = { .tv_sec = 1 };
-	struct mnl_socket *nl;
 	int r;
 
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out;
-	}
-	(void)setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	r = request_ack(nl, probe_msg(buf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, encap_type),
-			buf, sizeof(buf));
+	r = srv6_rt_request(probe_msg(buf, RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, encap_type), 1);
 	switch (r) {
 	case -EOPNOTSUPP:       /* "lwt encapsulation type not supported" */
-		r = 0;
-		break;
+		return 0;
 	case -ENODEV:           /* past the type check, on to the interface */
-		r = 1;
-		break;
+		return 1;
 	case 0:                 /* cannot happen (no such interface, no action):
 				 * should it, the route goes at once */
-		(void)request_ack(nl, probe_msg(buf, RTM_DELROUTE, 0, 0), buf, sizeof(buf));
-		r = 1;
-		break;
-	case -EPERM:
-		break;
-	default:                /* an answer that proves nothing */
-		r = r < 0 ? r : -EPROTO;
-		break;
+		(void)srv6_rt_request(probe_msg(buf, RTM_DELROUTE, 0, 0), 1);
+		return 1;
+	default:                /* -EPERM, or an answer that proves nothing */
+		return r < 0 ? r : -EPROTO;
 	}
-out:
-	mnl_socket_close(nl);
-	return r;
 }
 
 static enum srv6_kfeat_state lwt_state(uint16_t encap_type)

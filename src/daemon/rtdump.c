@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <linux/rtnetlink.h>
 
 #include <libmnl/libmnl.h>
@@ -149,27 +150,59 @@ int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg)
 	return e;
 }
 
+/* Send @nlh (NLM_F_ACK set) and wait for the kernel's answer: 0, or its
+ * -errno (mnl_cb_run() turns an NLMSG_ERROR into errno); -ETIMEDOUT when a
+ * receive timeout on @nl ran out. */
+static int rt_ack(struct mnl_socket *nl, unsigned int portid, struct nlmsghdr *nlh)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
+	unsigned int seq = nlh->nlmsg_seq;
+
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		int c;
+
+		if (len < 0)
+			return errno == EAGAIN ? -ETIMEDOUT : -errno;
+		c = mnl_cb_run(buf, (size_t)len, seq, portid, NULL, NULL);
+		if (c < 0)
+			return errno ? -errno : -EPROTO;
+		if (c == MNL_CB_STOP)
+			return 0;
+	}
+}
+
 /* Send @nlh back as RTM_DELROUTE and wait for the kernel's answer. */
 static int rt_delete(struct mnl_socket *nl, unsigned int portid, struct nlmsghdr *nlh,
 		     unsigned int seq)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
-	ssize_t len;
-	int c;
+	int r;
 
 	nlh->nlmsg_type = RTM_DELROUTE;
 	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
 	nlh->nlmsg_seq = seq;
 	nlh->nlmsg_pid = 0;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+	r = rt_ack(nl, portid, nlh);
+	return r == -ENOENT || r == -ESRCH ? 0 : r;
+}
+
+int srv6_rt_request(struct nlmsghdr *nlh, int timeout_s)
+{
+	struct timeval tv = { .tv_sec = timeout_s };
+	struct mnl_socket *nl;
+	unsigned int portid;
+	int r;
+
+	nl = rt_open(&portid);
+	if (!nl)
 		return -errno;
-	len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	if (len < 0)
-		return -errno;
-	c = mnl_cb_run(buf, (size_t)len, seq, portid, NULL, NULL);
-	if (c < 0)
-		return errno == ENOENT || errno == ESRCH ? 0 : -errno;
-	return 0;
+	if (timeout_s > 0)
+		(void)setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	r = rt_ack(nl, portid, nlh);
+	mnl_socket_close(nl);
+	return r;
 }
 
 int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg)
