@@ -217,20 +217,19 @@ ORACLE_NET=${ORACLE_NET:-test_oracle.sh test_seg6_vectors.sh test_hmac.sh test_s
 if want oracle; then
 	suite_begin "kernel oracle"
 	. tests/kfeat.sh
-	lacks=
-	for f in seg6local seg6encap seg6hmac vrf dummy lwthooks; do kfeat "$f" || lacks+=" $f"; done
+	lacks=$(kfeat_lacking)
 	if [ -z "$lacks" ]; then
 		echo "# oracle: this kernel ($(uname -r)) has every feature the oracle checks need: they ran natively${SRV6D_VM:+ (in the VM)}"
 	elif [ -n "${SRV6D_VM:-}" ]; then
-		fail "oracle: the VM's kernel $(uname -r) lacks$lacks (its tests skipped those checks)"
+		fail "oracle: the VM's kernel $(uname -r) lacks $lacks (its tests skipped those checks)"
 	elif [ "$(id -u)" -ne 0 ]; then
 		missing "oracle: not root (the feature probe and the VM need root)"
 	elif ! { tests/vm/run.sh --probe >/dev/null 2>&1 || { [ -z "${KERNEL:-}" ] && tests/vm/kernel.sh ensure; }
 		 vmerr=$(tests/vm/run.sh --probe 2>&1); }; then
-		missing "oracle: this kernel lacks$lacks and the VM cannot run: $vmerr"
+		missing "oracle: this kernel lacks $lacks and the VM cannot run: $vmerr"
 	else
 		ORACLE_TIMEOUT=${ORACLE_TIMEOUT:-3600}
-		echo "# oracle: this kernel ($(uname -r)) lacks$lacks: the kernel-oracle tests run in a VM"
+		echo "# oracle: this kernel ($(uname -r)) lacks $lacks: the kernel-oracle tests run in a VM"
 		# the guest's "oracle" suite checks that its kernel has it all;
 		# its recap lines are renamed as they stream (they come again
 		# below, named by the VM's kernel)

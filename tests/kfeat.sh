@@ -45,12 +45,12 @@ kfeat_why() {
 	lwthooks) echo "this kernel has no net.netfilter.nf_hooks_lwtunnel (CONFIG_NF_HOOKS_LWTUNNEL)" ;;
 	esac
 }
-# kfeat_all: probe every feature (tests/check.sh, once per run); prints
-# "seg6local=yes seg6encap=no ..."
-kfeat_all() {
+# kfeat_lacking: the features (all of the list above) this kernel lacks,
+# space-separated; empty when it has them all (tests/check.sh's oracle suite).
+kfeat_lacking() {
 	local f out=
 	for f in seg6local seg6encap seg6hmac vrf dummy lwthooks; do
-		if kfeat "$f"; then out+="$f=yes "; else out+="$f=no "; fi
+		kfeat "$f" || out+=" $f"
 	done
-	echo "${out% }"
+	echo "${out# }"
 }

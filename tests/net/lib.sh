@@ -80,6 +80,12 @@ require_env() {
 
 # ---- kernel features: kfeat, kfeat_why (tests/kfeat.sh) --------------------
 . "$TOP_DIR/tests/kfeat.sh"
+# route_feats ROUTE...: the kernel features (tests/kfeat.sh names) that the
+# `ip route` arguments ROUTE need, one a line: seg6local, seg6encap.
+route_feats() {
+	case "$* " in *"encap seg6local "*) echo seg6local ;; esac
+	case "$* " in *"encap seg6 "*) echo seg6encap ;; esac
+}
 # needs NAME FEATURE...: true when the kernel has every FEATURE; otherwise
 # a [SKIP] line for the check NAME naming the first one missing, and false:
 #   needs "End byte-identical to the kernel" seg6local && compare ...

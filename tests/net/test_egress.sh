@@ -122,11 +122,7 @@ kroutes() { # add|del CASE-INDEX; a route the kernel refuses: its command and
 	done
 	return $rc
 }
-kfeats() { # CASE-INDEX: the kernel features its kernel routes need (tests/kfeat.sh)
-	local r; r=$(field "${CASES[$1]}" 2)
-	case $r in *"encap seg6local "*) echo seg6local ;; esac
-	case $r in *"encap seg6 "*) echo seg6encap ;; esac
-}
+kfeats() { route_feats "$(field "${CASES[$1]}" 2)"; } # CASE-INDEX: what its kernel routes need
 for i in "${!CASES[@]}"; do
 	c=$(field "${CASES[$i]}" 1); name=$(field "${CASES[$i]}" 0)
 	[ -n "$(field "${CASES[$i]}" 2)" ] || continue

@@ -83,10 +83,12 @@ kernel_routes() {
 			[ "$op" = add ] && ACCEPTED+=("$i")
 		elif [ "$op" = add ]; then
 			REFUSED+=("$i")
-			local f=seg6encap
-			[[ "$(field "${CASES[$i]}" 2)" == *"encap seg6local"* ]] && f=seg6local
-			if ! kfeat $f; then
-				skip "$(field "${CASES[$i]}" 0) byte-identical to kernel" "$(kfeat_why $f)"
+			local f why=
+			for f in $(route_feats "$(field "${CASES[$i]}" 2)"); do
+				kfeat "$f" || { why=$(kfeat_why "$f"); break; }
+			done
+			if [ -n "$why" ]; then
+				skip "$(field "${CASES[$i]}" 0) byte-identical to kernel" "$why"
 			else
 				skip "$(field "${CASES[$i]}" 0) byte-identical to kernel" \
 					"kernel refuses: ip -6 route add $(field "${CASES[$i]}" 2): $err"
