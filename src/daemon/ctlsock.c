@@ -71,11 +71,70 @@ static bool socket_live(const struct sockaddr_un *sa)
 	return live;
 }
 
+/*
+ * Bind @fd and put the socket at @path, mode 0660, group srv6d where that
+ * group exists.  The socket is bound, chowned and chmodded in a private
+ * directory (0700, made next to @path) and only then renamed to @path, so
+ * whoever else may write @path's directory can neither connect early nor
+ * swap the path for a symlink that chown() would follow (and give group
+ * srv6d to any file).  @dir is @path's directory ("" for the cwd, "/").
+ * 0 or -errno with @err set.
+ */
+static int bind_private(int fd, const char *path, const char *dir, char *err, size_t errlen)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char priv[sizeof(sa.sun_path)];
+	struct group *g;
+	mode_t old;
+	int r, n;
+
+	n = snprintf(priv, sizeof(priv), "%s%s.srv6d-XXXXXX", dir,
+		     *dir && strcmp(dir, "/") ? "/" : "");
+	if (n < 0 || (size_t)n + sizeof("/s") > sizeof(sa.sun_path)) {
+		snprintf(err, errlen, "control socket %s: path too long (its directory must "
+			 "leave room for a private directory)", path);
+		return -ENAMETOOLONG;
+	}
+	if (!mkdtemp(priv)) {
+		r = -errno;
+		snprintf(err, errlen, "control socket %s: private directory %s: %s", path, priv,
+			 strerror(errno));
+		return r;
+	}
+	memcpy(sa.sun_path, priv, (size_t)n);   /* fits: checked above */
+	memcpy(sa.sun_path + n, "/s", sizeof("/s"));
+	old = umask(0117);
+	r = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old);
+	if (r < 0) {
+		r = -errno;
+		snprintf(err, errlen, "control socket %s: bind: %s", path, strerror(errno));
+		goto out_rmdir;
+	}
+	g = getgrnam("srv6d");
+	if (g && fchownat(AT_FDCWD, sa.sun_path, (uid_t)-1, g->gr_gid, AT_SYMLINK_NOFOLLOW) < 0)
+		snprintf(err, errlen, "control socket %s: chown to group srv6d: %s", path,
+			 strerror(errno));   /* a warning at most: keep going */
+	if (rename(sa.sun_path, path) < 0) {
+		r = -errno;
+		snprintf(err, errlen, "control socket %s: rename from %s: %s", path, sa.sun_path,
+			 strerror(errno));
+		goto out_unlink;
+	}
+	(void)rmdir(priv);
+	return 0;
+
+out_unlink:
+	(void)unlink(sa.sun_path);
+out_rmdir:
+	(void)rmdir(priv);
+	return r;
+}
+
 struct srv6_ctlsock *srv6_ctlsock_open(const char *path, char *err, size_t errlen)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct srv6_ctlsock *s;
-	struct group *g;
 	char dir[sizeof(sa.sun_path)], *slash;
 	int r;
 
@@ -95,7 +154,11 @@ struct srv6_ctlsock *srv6_ctlsock_open(const char *path, char *err, size_t errle
 	s->evict_ms = SRV6_CTLSOCK_EVICT_MS;
 	memcpy(dir, path, strlen(path) + 1);
 	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
+	if (!slash) {
+		dir[0] = '\0';                  /* the cwd */
+	} else if (slash == dir) {
+		dir[1] = '\0';                  /* "/" */
+	} else {
 		*slash = '\0';
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 			snprintf(err, errlen, "control socket %s: mkdir %s: %s", path, dir,
@@ -126,21 +189,9 @@ struct srv6_ctlsock *srv6_ctlsock_open(const char *path, char *err, size_t errle
 			(void)unlink(path);
 		}
 	}
-	/* 0660 from the start: nobody else may connect between bind and chmod */
-	{
-		mode_t old = umask(0117);
-
-		r = bind(s->fd, (struct sockaddr *)&sa, sizeof(sa));
-		umask(old);
-	}
-	if (r < 0) {
-		snprintf(err, errlen, "control socket %s: bind: %s", path, strerror(errno));
+	r = bind_private(s->fd, path, dir, err, errlen);
+	if (r < 0)
 		goto out_close;
-	}
-	g = getgrnam("srv6d");
-	if (g && chown(path, (uid_t)-1, g->gr_gid) < 0)
-		snprintf(err, errlen, "control socket %s: chown to group srv6d: %s", path,
-			 strerror(errno));   /* a warning at most: keep going */
 	if (listen(s->fd, 16) < 0) {
 		snprintf(err, errlen, "control socket %s: listen: %s", path, strerror(errno));
 		goto out_unlink;

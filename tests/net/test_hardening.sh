@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_hardening.sh - issue 9 (hardening) on lib.sh's topology: the stats
-# file against a planted symlink, net.ipv6.seg6_flowlabel values other than
+# file against a planted symlink, the control socket's chown against a
+# swapped path, net.ipv6.seg6_flowlabel values other than
 # -1/0/1, and refused configurations.
 #
 #   +---------------+      +------------------------------------+      +---------------+
@@ -91,6 +92,79 @@ else
 	fail "seg6_flowlabel reload" "srv6d did not start"
 fi
 in_rtr sysctl -qw net.ipv6.seg6_flowlabel=1 >/dev/null
+
+# ---- 9.10 the control socket's group: no chown through a swapped path -------
+# An attacker who may write the socket's directory swaps the freshly bound
+# socket for a symlink to a file of theirs choosing before srv6d's chown.
+# ctl_swap.so (built here) plays that attacker deterministically: right after
+# srv6d's first AF_UNIX bind() it puts a symlink to $victim at the configured
+# path.  A group srv6d exists only inside a private mount namespace (a copy
+# of /etc/group bind-mounted over it), so the host's is untouched.
+ctl_swap_test() {
+	local so=$TMPD/ctl_swap.so dir=$TMPD/ctl victim=$TMPD/ctl-victim gid=64999
+	local cconf=$TMPD/srv6d.ctl.conf log=$TMPD/srv6d.ctl.log pid vg ctl=${SRV6CTL:-$BUILD/srv6ctl}
+	if ! command -v cc >/dev/null; then
+		skip "control socket: no chown through a swapped path" "no C compiler (cc)"
+		return
+	fi
+	cat >"$TMPD/ctl_swap.c" <<'C'
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <unistd.h>
+int bind(int fd, const struct sockaddr *sa, socklen_t len)
+{
+	static int done;
+	int (*real)(int, const struct sockaddr *, socklen_t) =
+		(int (*)(int, const struct sockaddr *, socklen_t))dlsym(RTLD_NEXT, "bind");
+	int r = real(fd, sa, len);
+	const char *path = getenv("CTL_SWAP_PATH"), *to = getenv("CTL_SWAP_TO");
+
+	if (r == 0 && sa->sa_family == AF_UNIX && !done && path && to) {
+		done = 1;
+		unlink(path);
+		if (symlink(to, path) < 0)
+			return -1;
+	}
+	return r;
+}
+C
+	if ! cc -shared -fPIC -o "$so" "$TMPD/ctl_swap.c" -ldl 2>"$TMPD/ctl_swap.cc.log"; then
+		fail "control socket: build the path-swapping shim" "$(head -1 "$TMPD/ctl_swap.cc.log")"
+		return
+	fi
+	mkdir -p "$dir"; chmod 1777 "$dir"
+	echo precious >"$victim"; chown 0:0 "$victim"
+	{ cat /etc/group; echo "srv6d:x:$gid:"; } >"$TMPD/group"
+	cat >"$cconf" <<CONF
+queue 0
+steer none
+control-socket $dir/srv6d.sock
+sid 2001:db8:ff::1 action End
+CONF
+	ip netns exec "$NS_RTR" unshare -m --propagation private sh -c \
+		'mount --bind "$1" /etc/group && shift && exec "$@"' sh "$TMPD/group" \
+		env LD_PRELOAD="$so" CTL_SWAP_PATH="$dir/srv6d.sock" CTL_SWAP_TO="$victim" \
+		"$SRV6D" -f -c "$cconf" >"$log" 2>&1 &
+	pid=$!
+	wait_until 10 grep -q 'started: ' "$log"
+	vg=$(stat -c %g "$victim")
+	check "control socket: srv6d starts with its directory written by others" \
+		grep -q 'started: ' "$log"
+	check "control socket: chown did not follow the planted symlink (victim gid $vg)" \
+		test "$vg" -eq 0
+	check "control socket: the path is srv6d's socket, not the planted symlink" \
+		test -S "$dir/srv6d.sock" -a ! -L "$dir/srv6d.sock"
+	check "control socket: group srv6d (gid $gid) on the socket" \
+		test "$(stat -c %g "$dir/srv6d.sock" 2>/dev/null)" = $gid
+	check "control socket: srv6ctl answers on it" \
+		eval "in_rtr \"\$ctl\" -S \"\$dir/srv6d.sock\" status >/dev/null"
+	check "control socket: no private directory left" \
+		test -z "$(find "$dir" -mindepth 1 -maxdepth 1 -type d)"
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+}
+ctl_swap_test
 
 # ---- 9.9 a dead worker: srv6d notices, logs, exits non-zero -------------------
 # gdb replaces queue 1's netlink socket by /dev/null (fd 0) under the running
