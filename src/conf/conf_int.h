@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "srv6d/conf.h"
+#include "srv6d/sbuf.h"
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -76,19 +77,9 @@ int conf_route_level_word(int argc, char **argv, unsigned int *seen, struct errb
 /** conf_parse_table_id - a routing table for @kw: decimal, 0x hex or a name of rt_tables. */
 int conf_parse_table_id(const char *kw, const char *s, uint32_t *out, struct errbuf *e);
 
-/* The printers' output: snprintf semantics over several calls. */
-struct sbuf {
-	char *b;
-	size_t len;
-	size_t pos;    /* length the full output would have */
-};
-
-void conf_sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void conf_sb_addr6(struct sbuf *s, const struct in6_addr *a);
-void conf_sb_segs(struct sbuf *s, const struct in6_addr *segs, unsigned int n);
-/** conf_sb_done - the length, or -ENOSPC when it did not fit. */
-int conf_sb_done(struct sbuf *s);
-void conf_put_prefix(struct sbuf *s, int family, const void *addr, uint8_t plen);
+void conf_sb_addr6(struct srv6_sbuf *s, const struct in6_addr *a);
+void conf_sb_segs(struct srv6_sbuf *s, const struct in6_addr *segs, unsigned int n);
+void conf_put_prefix(struct srv6_sbuf *s, int family, const void *addr, uint8_t plen);
 
 /** conf_split_words - split @line (modified) into at most CONF_MAX_WORDS words; '#' starts a comment. */
 int conf_split_words(char *line, char **argv, struct errbuf *e);

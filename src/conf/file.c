@@ -498,7 +498,7 @@ static int l_sid(struct conf_ctx *x, int argc, char **argv)
 	struct srv6_conf_sid s;
 	struct pkey k = { 0 };
 	char pbuf[INET6_ADDRSTRLEN + 8];
-	struct sbuf sb = { pbuf, sizeof(pbuf), 0 };
+	struct srv6_sbuf sb = SRV6_SB_FIXED(pbuf, sizeof(pbuf));
 	long first;
 
 	memset(&s, 0, sizeof(s));
@@ -542,7 +542,7 @@ static int l_route(struct conf_ctx *x, int argc, char **argv)
 	struct srv6_conf_route r;
 	struct pkey k = { 0 };
 	char pbuf[INET6_ADDRSTRLEN + 8];
-	struct sbuf sb = { pbuf, sizeof(pbuf), 0 };
+	struct srv6_sbuf sb = SRV6_SB_FIXED(pbuf, sizeof(pbuf));
 	long first;
 
 	if (srv6_route_parse_words(argc - 1, argv + 1, &r, x->e.buf, x->e.len))

@@ -171,7 +171,7 @@ bool srv6_policy_equal(const struct srv6_policy *a, const struct srv6_policy *b)
 
 int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
 {
-	struct sbuf s = { buf, len, 0 };
+	struct srv6_sbuf s = SRV6_SB_FIXED(buf, len);
 	const char *mode;
 
 	if (len)
@@ -180,16 +180,16 @@ int srv6_route_format(char *buf, size_t len, const struct srv6_conf_route *r)
 	    (unsigned int)r->pol.mode >= SRV6_MODE_MAX || r->pol.nsegs > SRV6_MAX_SEGS)
 		return -EINVAL;
 	mode = srv6_mode_name(r->pol.mode);
-	conf_sb_printf(&s, "route ");
+	srv6_sb_printf(&s, "route ");
 	conf_put_prefix(&s, r->family, &r->prefix, r->plen);
-	conf_sb_printf(&s, " encap seg6 mode %s segs ", mode);
+	srv6_sb_printf(&s, " encap seg6 mode %s segs ", mode);
 	conf_sb_segs(&s, r->pol.segs, r->pol.nsegs);
 	if (r->pol.dev_name[0])
-		conf_sb_printf(&s, " dev %.*s", (int)sizeof(r->pol.dev_name), r->pol.dev_name);
+		srv6_sb_printf(&s, " dev %.*s", (int)sizeof(r->pol.dev_name), r->pol.dev_name);
 	if (r->pol.hmac_keyid)                    /* hmac hook */
-		conf_sb_printf(&s, " hmac %u", r->pol.hmac_keyid);
+		srv6_sb_printf(&s, " hmac %u", r->pol.hmac_keyid);
 	if (r->has_metric)
-		conf_sb_printf(&s, " metric %u", r->metric);
-	return conf_sb_done(&s);
+		srv6_sb_printf(&s, " metric %u", r->metric);
+	return srv6_sb_done(&s);
 }
 

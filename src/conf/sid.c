@@ -40,7 +40,7 @@ _Static_assert(KW_MAX <= 32, "keyword seen-mask is 32 bits");
 struct sid_kw {
 	const char *kw;
 	int (*parse)(struct srv6_sid_cfg *cfg, int argc, char **argv, struct errbuf *e);
-	void (*put)(struct sbuf *s, const struct srv6_sid_cfg *cfg);
+	void (*put)(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg);
 	int (*cmp)(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b);
 };
 
@@ -71,12 +71,12 @@ static int parse_srh(struct srv6_sid_cfg *cfg, int argc, char **argv, struct err
 	return 3;
 }
 
-static void put_srh(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_srh(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
-	conf_sb_printf(s, " srh segs ");
+	srv6_sb_printf(s, " srh segs ");
 	conf_sb_segs(s, cfg->segs, cfg->nsegs);
 	if (cfg->hmac_keyid)                      /* hmac hook */
-		conf_sb_printf(s, " hmac %u", cfg->hmac_keyid);
+		srv6_sb_printf(s, " hmac %u", cfg->hmac_keyid);
 }
 
 static int cmp_srh(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
@@ -98,9 +98,9 @@ static int parse_table(struct srv6_sid_cfg *cfg, int argc, char **argv, struct e
 	return parse_table_kw("table", &cfg->table, argc, argv, e);
 }
 
-static void put_table(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_table(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
-	conf_sb_printf(s, " table %u", cfg->table);
+	srv6_sb_printf(s, " table %u", cfg->table);
 }
 
 static int cmp_table(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
@@ -113,9 +113,9 @@ static int parse_vrftable(struct srv6_sid_cfg *cfg, int argc, char **argv, struc
 	return parse_table_kw("vrftable", &cfg->vrftable, argc, argv, e);
 }
 
-static void put_vrftable(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_vrftable(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
-	conf_sb_printf(s, " vrftable %u", cfg->vrftable);
+	srv6_sb_printf(s, " vrftable %u", cfg->vrftable);
 }
 
 static int cmp_vrftable(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
@@ -130,12 +130,12 @@ static int parse_nh4(struct srv6_sid_cfg *cfg, int argc, char **argv, struct err
 	return 2;
 }
 
-static void put_nh4(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_nh4(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
 	char buf[INET_ADDRSTRLEN];
 
 	inet_ntop(AF_INET, &cfg->nh4, buf, sizeof(buf));
-	conf_sb_printf(s, " nh4 %s", buf);
+	srv6_sb_printf(s, " nh4 %s", buf);
 }
 
 static int cmp_nh4(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
@@ -150,9 +150,9 @@ static int parse_nh6(struct srv6_sid_cfg *cfg, int argc, char **argv, struct err
 	return 2;
 }
 
-static void put_nh6(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_nh6(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
-	conf_sb_printf(s, " nh6 ");
+	srv6_sb_printf(s, " nh6 ");
 	conf_sb_addr6(s, &cfg->nh6);
 }
 
@@ -177,9 +177,9 @@ static int parse_oif(struct srv6_sid_cfg *cfg, int argc, char **argv, struct err
 	return 2;
 }
 
-static void put_oif(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_oif(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
-	conf_sb_printf(s, " oif %.*s", (int)sizeof(cfg->oif_name), cfg->oif_name);
+	srv6_sb_printf(s, " oif %.*s", (int)sizeof(cfg->oif_name), cfg->oif_name);
 }
 
 static int cmp_oif(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
@@ -223,7 +223,7 @@ static int parse_flavors(struct srv6_sid_cfg *cfg, int argc, char **argv, struct
 	return 2;
 }
 
-static void put_flavors(struct sbuf *s, const struct srv6_sid_cfg *cfg)
+static void put_flavors(struct srv6_sbuf *s, const struct srv6_sid_cfg *cfg)
 {
 	const char *sep = " flavors ";
 	int f;
@@ -231,11 +231,11 @@ static void put_flavors(struct sbuf *s, const struct srv6_sid_cfg *cfg)
 	for (f = 0; f < SRV6_FLV_MAX; f++) {
 		if (!(cfg->flavors & SRV6_F_FLV(f)))
 			continue;
-		conf_sb_printf(s, "%s%s", sep, srv6_flavor_name((enum srv6_flavor)f));
+		srv6_sb_printf(s, "%s%s", sep, srv6_flavor_name((enum srv6_flavor)f));
 		sep = ",";
 	}
 	if (cfg->flavors & SRV6_F_FLV(SRV6_FLV_NEXT_CSID))
-		conf_sb_printf(s, " lblen %u nflen %u", cfg->lblen, cfg->nflen);
+		srv6_sb_printf(s, " lblen %u nflen %u", cfg->lblen, cfg->nflen);
 }
 
 static int cmp_flavors(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg *b)
@@ -348,11 +348,11 @@ static int sid_check(struct srv6_sid_cfg *cfg, const struct srv6_action_desc *d,
 
 		if (!got || (got & (got - 1))) {
 			char names[96];
-			struct sbuf sb = { names, sizeof(names), 0 };
+			struct srv6_sbuf sb = SRV6_SB_FIXED(names, sizeof(names));
 			uint32_t m;
 
 			for (m = d->one_of_attrs; m; m &= m - 1)
-				conf_sb_printf(&sb, "%s%s", sb.pos ? " or " : "",
+				srv6_sb_printf(&sb, "%s%s", sb.len ? " or " : "",
 					  attr_kw(first_bit(m)));
 			if (!got)
 				conf_seterr(e, "%s requires %s", d->name, names);
@@ -547,7 +547,7 @@ bool srv6_sid_cfg_equal(const struct srv6_sid_cfg *a, const struct srv6_sid_cfg 
 int srv6_sid_format(char *buf, size_t len, const struct in6_addr *prefix, uint8_t plen,
 		    const struct srv6_sid_cfg *cfg)
 {
-	struct sbuf s = { buf, len, 0 };
+	struct srv6_sbuf s = SRV6_SB_FIXED(buf, len);
 	const struct srv6_action_desc *d = srv6_action_desc_get(cfg->action);
 	int k;
 
@@ -555,9 +555,9 @@ int srv6_sid_format(char *buf, size_t len, const struct in6_addr *prefix, uint8_
 		buf[0] = '\0';
 	if (!d)
 		return -EINVAL;
-	conf_sb_printf(&s, "sid ");
+	srv6_sb_printf(&s, "sid ");
 	conf_put_prefix(&s, AF_INET6, prefix, plen);
-	conf_sb_printf(&s, " action %s", d->name);
+	srv6_sb_printf(&s, " action %s", d->name);
 	for (k = 0; k < SRV6_ATTR_MAX; k++)
 		if ((cfg->attrs & SRV6_F_ATTR(k)) && sid_kws[k].put)
 			sid_kws[k].put(&s, cfg);
@@ -565,7 +565,7 @@ int srv6_sid_format(char *buf, size_t len, const struct in6_addr *prefix, uint8_
 	if (!(cfg->attrs & SRV6_F_ATTR(SRV6_ATTR_FLAVORS)) && cfg->flavors)
 		put_flavors(&s, cfg);
 	if (cfg->dev_name[0])
-		conf_sb_printf(&s, " dev %.*s", (int)sizeof(cfg->dev_name), cfg->dev_name);
-	return conf_sb_done(&s);
+		srv6_sb_printf(&s, " dev %.*s", (int)sizeof(cfg->dev_name), cfg->dev_name);
+	return srv6_sb_done(&s);
 }
 

@@ -227,43 +227,23 @@ int conf_parse_seglist(const char *s, struct in6_addr *segs, unsigned int *nsegs
 /* ---------------------------------------------------------------------- */
 /* output buffer for the printers                                         */
 
-void conf_sb_printf(struct sbuf *s, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = s->pos < s->len ? s->len - s->pos : 0;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(room ? s->b + s->pos : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		s->pos += (size_t)n;
-}
-
-void conf_sb_addr6(struct sbuf *s, const struct in6_addr *a)
+void conf_sb_addr6(struct srv6_sbuf *s, const struct in6_addr *a)
 {
 	char buf[INET6_ADDRSTRLEN];
 
 	inet_ntop(AF_INET6, a, buf, sizeof(buf));
-	conf_sb_printf(s, "%s", buf);
+	srv6_sb_printf(s, "%s", buf);
 }
 
-void conf_sb_segs(struct sbuf *s, const struct in6_addr *segs, unsigned int n)
+void conf_sb_segs(struct srv6_sbuf *s, const struct in6_addr *segs, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
 		if (i)
-			conf_sb_printf(s, ",");
+			srv6_sb_printf(s, ",");
 		conf_sb_addr6(s, &segs[i]);
 	}
-}
-
-int conf_sb_done(struct sbuf *s)
-{
-	if (s->pos >= s->len)
-		return -ENOSPC;
-	return (int)s->pos;
 }
 
 int conf_need_arg(int argc, char **argv, struct errbuf *e)
@@ -289,15 +269,15 @@ bool conf_ifname_valid(const char *s)
 			return false;
 	return true;
 }
-void conf_put_prefix(struct sbuf *s, int family, const void *addr, uint8_t plen)
+void conf_put_prefix(struct srv6_sbuf *s, int family, const void *addr, uint8_t plen)
 {
 	char buf[INET6_ADDRSTRLEN];
 
 	inet_ntop(family, addr, buf, sizeof(buf));
 	if (plen == (family == AF_INET6 ? 128 : 32))
-		conf_sb_printf(s, "%s", buf);
+		srv6_sb_printf(s, "%s", buf);
 	else
-		conf_sb_printf(s, "%s/%u", buf, plen);
+		srv6_sb_printf(s, "%s/%u", buf, plen);
 }
 /* Split @line (modified) into words; '#' starts a comment. */
 int conf_split_words(char *line, char **argv, struct errbuf *e)

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "srv6d/errbuf.h"
+#include "srv6d/sbuf.h"
 #include "srv6d/steer.h"
 
 #define TOOL_TIMEOUT_MS 30000
@@ -27,57 +28,6 @@
 
 
 /* ---- text building ---- */
-
-struct sbuf {
-	char *p;
-	size_t len, cap;   /* len counts what would have been written */
-	bool oom;
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	size_t room = b->len < b->cap ? b->cap - b->len : 0;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		b->len += (size_t)n;
-}
-
-/* Growing variant for internal use. */
-static int sb_grow_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static int sb_grow_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		size_t room = b->cap - b->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(b->p + b->len, room, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return -EINVAL;
-		if ((size_t)n < room) {
-			b->len += (size_t)n;
-			return 0;
-		}
-		size_t cap = (b->cap + (size_t)n + 1) * 2;
-		char *p = realloc(b->p, cap);
-
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
-}
 
 static const char *chain_of(const struct srv6_steer_cfg *cfg)
 {
@@ -186,7 +136,7 @@ static bool spot_wanted(const struct srv6_steer_cfg *cfg, int family, enum hook_
 
 /* The chain body at @s: "-A SRV6D ..." lines. */
 static void format_rules(const struct srv6_steer_cfg *cfg, int family, enum hook_spot s,
-			 struct sbuf *b)
+			 struct srv6_sbuf *b)
 {
 	char tgt[96], p[INET6_ADDRSTRLEN + 8];
 	const char *chain = chain_of(cfg);
@@ -197,21 +147,21 @@ static void format_rules(const struct srv6_steer_cfg *cfg, int family, enum hook
 		 * whatever the FIB sends there, forwarded or locally
 		 * originated, is srv6d's to encapsulate. */
 		if (spot_wanted(cfg, family, s))
-			sb_printf(b, "-A %s -o %s %s\n", chain, cfg->inject_dev, tgt);
+			srv6_sb_printf(b, "-A %s -o %s %s\n", chain, cfg->inject_dev, tgt);
 		return;
 	}
 	if (cfg->inject_dev && cfg->inject_dev[0])
-		sb_printf(b, "-A %s -i %s -j ACCEPT\n", chain, cfg->inject_dev);
+		srv6_sb_printf(b, "-A %s -i %s -j ACCEPT\n", chain, cfg->inject_dev);
 	if (family == AF_INET6)
 		for (size_t i = 0; i < cfg->nsids; i++) {
 			pfx6_str(&cfg->sid_prefixes[i], cfg->sid_plens[i], p, sizeof(p));
-			sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
+			srv6_sb_printf(b, "-A %s -d %s %s\n", chain, p, tgt);
 		}
 }
 
 int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, size_t len)
 {
-	struct sbuf b = { .p = buf, .len = 0, .cap = len };
+	struct srv6_sbuf b = SRV6_SB_FIXED(buf, len);
 
 	if ((family != AF_INET6 && family != AF_INET) || check_cfg(cfg) < 0)
 		return -EINVAL;
@@ -221,10 +171,10 @@ int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, s
 		if (!spot_wanted(cfg, family, s))
 			continue;
 		/* Inserted first: an earlier terminal rule would bypass it. */
-		sb_printf(&b, "*%s\n:%s - [0:0]\n-I %s 1 -j %s\n", spot_table(s), chain_of(cfg),
+		srv6_sb_printf(&b, "*%s\n:%s - [0:0]\n-I %s 1 -j %s\n", spot_table(s), chain_of(cfg),
 			  spot_hook(s), chain_of(cfg));
 		format_rules(cfg, family, s, &b);
-		sb_printf(&b, "COMMIT\n");
+		srv6_sb_printf(&b, "COMMIT\n");
 	}
 	return b.len > INT32_MAX ? -EOVERFLOW : (int)b.len;
 }
@@ -252,7 +202,7 @@ static long ms_since(const struct timespec *t0)
 	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
-static int read_into(int fd, struct sbuf *b)
+static int read_into(int fd, struct srv6_sbuf *b)
 {
 	char tmp[4096];
 	ssize_t r = read(fd, tmp, sizeof(tmp));
@@ -263,7 +213,7 @@ static int read_into(int fd, struct sbuf *b)
 		return 0;
 	if (b->len + (size_t)r > TOOL_OUT_MAX)
 		return -E2BIG;
-	if (sb_grow_printf(b, "%.*s", (int)r, tmp) < 0)
+	if (srv6_sb_grow_printf(b, "%.*s", (int)r, tmp) < 0)
 		return -ENOMEM;
 	return 1;
 }
@@ -280,7 +230,7 @@ static int run_tool(const char *name, char *const argv[], const char *in, size_t
 		    char **out, char *err, size_t errlen)
 {
 	int pin[2] = { -1, -1 }, pout[2] = { -1, -1 }, perr[2] = { -1, -1 };
-	struct sbuf o = { 0 }, e = { 0 };
+	struct srv6_sbuf o = { 0 }, e = { 0 };
 	sigset_t pipeset, oldset;
 	struct timespec t0;
 	char path[256];
@@ -458,7 +408,7 @@ struct raw_view {
 	unsigned int jumps;      /* hook jumps to it */
 	bool jump_first;         /* the first rule of the hook is such a jump */
 	char foreign[160];       /* a rule in the chain srv6d does not write */
-	struct sbuf rules;       /* the chain's rules, one "-A ..." line each */
+	struct srv6_sbuf rules;       /* the chain's rules, one "-A ..." line each */
 };
 
 /* A rule srv6d writes into @chain: "-A CHAIN -d P/L -j NFQUEUE --queue-...",
@@ -583,7 +533,7 @@ static int raw_view(int family, enum hook_spot s, const char *chain, struct raw_
 		} else if (!strncmp(line, rule, strlen(rule))) {
 			if (!rule_is_ours(line, chain) && !v->foreign[0])
 				snprintf(v->foreign, sizeof(v->foreign), "%s", line);
-			if (sb_grow_printf(&v->rules, "%s\n", line) < 0) {
+			if (srv6_sb_grow_printf(&v->rules, "%s\n", line) < 0) {
 				e = -ENOMEM;
 				break;
 			}
@@ -672,34 +622,34 @@ bool srv6_steer_stale(const char *chain)
  * or, when @cfg wants nothing there, the jumps and the chain removed.
  * @v: what is there now. */
 static int spot_text(const struct srv6_steer_cfg *cfg, int family, enum hook_spot s,
-		     const struct raw_view *v, struct sbuf *b)
+		     const struct raw_view *v, struct srv6_sbuf *b)
 {
 	const char *chain = chain_of(cfg), *hook = spot_hook(s);
-	struct sbuf r = { 0 };
+	struct srv6_sbuf r = { 0 };
 	char *body;
 	int e;
 
 	if (!spot_wanted(cfg, family, s)) {
 		if (!v->chain && !v->jumps)
 			return 0;
-		e = sb_grow_printf(b, "*%s\n", spot_table(s));
+		e = srv6_sb_grow_printf(b, "*%s\n", spot_table(s));
 		for (unsigned int i = 0; !e && i < v->jumps; i++)
-			e = sb_grow_printf(b, "-D %s -j %s\n", hook, chain);
+			e = srv6_sb_grow_printf(b, "-D %s -j %s\n", hook, chain);
 		if (!e && v->chain)
-			e = sb_grow_printf(b, "-F %s\n-X %s\n", chain, chain);
-		return e ? e : sb_grow_printf(b, "COMMIT\n");
+			e = srv6_sb_grow_printf(b, "-F %s\n-X %s\n", chain, chain);
+		return e ? e : srv6_sb_grow_printf(b, "COMMIT\n");
 	}
 	/* Declaring an existing user chain in --noflush mode flushes it; -F
 	 * says so explicitly for both backends. */
-	e = sb_grow_printf(b, "*%s\n:%s - [0:0]\n-F %s\n", spot_table(s), chain, chain);
+	e = srv6_sb_grow_printf(b, "*%s\n:%s - [0:0]\n-F %s\n", spot_table(s), chain, chain);
 	/* Exactly one jump, the first rule of the hook (a terminal rule
 	 * before it would bypass srv6d): otherwise all go, one is inserted at
 	 * the top, in the same transaction. */
 	if (!e && (v->jumps != 1 || !v->jump_first)) {
 		for (unsigned int i = 0; !e && i < v->jumps; i++)
-			e = sb_grow_printf(b, "-D %s -j %s\n", hook, chain);
+			e = srv6_sb_grow_printf(b, "-D %s -j %s\n", hook, chain);
 		if (!e)
-			e = sb_grow_printf(b, "-I %s 1 -j %s\n", hook, chain);
+			e = srv6_sb_grow_printf(b, "-I %s 1 -j %s\n", hook, chain);
 	}
 	if (e)
 		return e;
@@ -708,9 +658,9 @@ static int spot_text(const struct srv6_steer_cfg *cfg, int family, enum hook_spo
 	if (!body)
 		return -ENOMEM;
 	body[0] = '\0';  /* nothing to format: nothing written */
-	r = (struct sbuf){ .p = body, .len = 0, .cap = r.len + 1 };
+	r = SRV6_SB_FIXED(body, r.len + 1);
 	format_rules(cfg, family, s, &r);
-	e = sb_grow_printf(b, "%sCOMMIT\n", body);
+	e = srv6_sb_grow_printf(b, "%sCOMMIT\n", body);
 	free(body);
 	return e;
 }
@@ -718,7 +668,7 @@ static int spot_text(const struct srv6_steer_cfg *cfg, int family, enum hook_spo
 static int install_family(const struct srv6_steer_cfg *cfg, int family, char *err, size_t errlen)
 {
 	const char *chain = chain_of(cfg);
-	struct sbuf b = { 0 };
+	struct srv6_sbuf b = { 0 };
 	struct raw_view v;
 	int e = 0;
 
@@ -771,7 +721,7 @@ static int remove_family(int family, const char *chain, char *err, size_t errlen
 {
 	/* wants nothing anywhere: no policies, no raw chain for IPv4 */
 	struct srv6_steer_cfg none = { .chain = chain };
-	struct sbuf b = { 0 };
+	struct srv6_sbuf b = { 0 };
 	struct raw_view v;
 	int e = 0;
 
@@ -794,13 +744,13 @@ static int remove_family(int family, const char *chain, char *err, size_t errlen
 			continue;
 		/* the raw chain of IPv6 goes too: force "not wanted" */
 		if (s == SPOT_RAW && family == AF_INET6) {
-			e = sb_grow_printf(&b, "*raw\n");
+			e = srv6_sb_grow_printf(&b, "*raw\n");
 			for (unsigned int i = 0; !e && i < v.jumps; i++)
-				e = sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
+				e = srv6_sb_grow_printf(&b, "-D PREROUTING -j %s\n", chain);
 			if (!e && v.chain)
-				e = sb_grow_printf(&b, "-F %s\n-X %s\n", chain, chain);
+				e = srv6_sb_grow_printf(&b, "-F %s\n-X %s\n", chain, chain);
 			if (!e)
-				e = sb_grow_printf(&b, "COMMIT\n");
+				e = srv6_sb_grow_printf(&b, "COMMIT\n");
 		} else {
 			e = spot_text(&none, family, s, &v, &b);
 		}
@@ -874,7 +824,7 @@ static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what
 
 	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
 		const char *tb = s == SPOT_RAW ? "" : "mangle ";
-		struct sbuf want = { 0 };
+		struct srv6_sbuf want = { 0 };
 		struct raw_view v;
 		int e;
 
