@@ -187,24 +187,22 @@ ns_tests() {
 	done
 }
 
-if want net; then
-	suite_begin "namespace tests${SAN:+ (SAN=$SAN)}${SRV6D_EXTRA_CONF:+ (extra conf: $SRV6D_EXTRA_CONF)}"
+# ns_suite SUITE TITLE DIR FILTER: a suite of namespace tests, run as root
+ns_suite() {
+	suite_begin "$2"
 	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
-		fail "namespace tests: not root (CI runs them as root)"
+		fail "$1 tests: not root (CI runs them as root)"
 	fi
-	ns_tests tests/net "${CHECK_NET:-}"
-	suite_end net
-fi
-
+	ns_tests "$3" "$4"
+	suite_end "$1"
+}
+want net && ns_suite net \
+	"namespace tests${SAN:+ (SAN=$SAN)}${SRV6D_EXTRA_CONF:+ (extra conf: $SRV6D_EXTRA_CONF)}" \
+	tests/net "${CHECK_NET:-}"
 # Last: sets net.netfilter.nf_hooks_lwtunnel=1 for good (docs/REINJECTION.md).
-if want reinject; then
-	suite_begin "reinjection tests (sets net.netfilter.nf_hooks_lwtunnel=1: last)"
-	if [ "$STRICT" = 1 ] && [ "$(id -u)" -ne 0 ]; then
-		fail "reinjection tests: not root (CI runs them as root)"
-	fi
-	ns_tests tests/reinject "${CHECK_REINJECT:-}"
-	suite_end reinject
-fi
+want reinject && ns_suite reinject \
+	"reinjection tests (sets net.netfilter.nf_hooks_lwtunnel=1: last)" \
+	tests/reinject "${CHECK_REINJECT:-}"
 
 # After reinject (in the VM the guest's own run sets nf_hooks_lwtunnel, not
 # this kernel).

@@ -78,6 +78,22 @@ require_env() {
 	fi
 }
 
+# test_begin [--srv6d]: how a test on lib.sh's topology starts: require_env,
+# cleanup on exit, the topology (exit 1 when it cannot be made); --srv6d
+# first exits 4 when srv6d is not built (tests/check.sh: a failure under CI).
+test_begin() {
+	require_env
+	if [ "${1:-}" = --srv6d ] && ! srv6d_built; then
+		echo "SKIP: $SRV6D not built"; exit $ksft_skip
+	fi
+	trap cleanup EXIT
+	topo_create || { echo "cannot create the topology"; exit 1; }
+}
+
+# pings6 NS ADDR[%IF] [COUNT]: COUNT (2) Echo Requests from NS's own stack
+# (tests/net/ping6.py); prints how many were answered.
+pings6() { local ns=$1; shift; ip netns exec "$ns" "$PY" "$TOP_DIR/tests/net/ping6.py" "$@"; }
+
 # ---- kernel features: kfeat, kfeat_why (tests/kfeat.sh) --------------------
 . "$TOP_DIR/tests/kfeat.sh"
 # route_feats ROUTE...: the kernel features (tests/kfeat.sh names) that the

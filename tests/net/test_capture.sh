@@ -22,10 +22,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-srv6d_built || { echo "SKIP: $SRV6D not built"; exit $ksft_skip; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6d
 
 CONF=$TMPD/srv6d.conf
 {
@@ -34,41 +31,19 @@ CONF=$TMPD/srv6d.conf
 	conf_extra
 } >"$CONF"
 
-# pings ADDR[%IF]: two Echo Requests from src through its own stack (so the
-# kernel resolves rtr with ND when it has no neighbour); prints the replies
-pings() {
-	in_src "$PY" - "$1" <<'EOF'
-import socket, struct, sys, select, time
-addr, _, dev = sys.argv[1].partition("%")
-scope = socket.if_nametoindex(dev) if dev else 0
-s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
-got = 0
-for seq in (1, 2):
-    s.sendto(struct.pack("!BBHHH", 128, 0, 0, 0x5e8, seq) + b"srv6d", (addr, 0, 0, scope))
-    end = time.time() + 2
-    while time.time() < end:
-        if not select.select([s], [], [], max(0, end - time.time()))[0]:
-            break
-        d, src = s.recvfrom(2048)
-        if d[0] == 129 and struct.unpack("!HH", d[4:8]) == (0x5e8, seq):
-            got += 1
-            break
-print(got)
-EOF
-}
 
 if srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log"; then
-	n=$(pings $RTR_ADDR_SRC)
+	n=$(pings6 "$NS_SRC" $RTR_ADDR_SRC)
 	check "route ::/0: rtr answers a ping to its own address (${n:-0} of 2)" test "${n:-0}" -eq 2
-	n=$(pings $RTR_ADDR_DST)
+	n=$(pings6 "$NS_SRC" $RTR_ADDR_DST)
 	check "route ::/0: ... and to its address on the far link (${n:-0} of 2)" test "${n:-0}" -eq 2
 	ll=$(ip -n "$NS_RTR" -6 addr show dev "$RTR_IF_SRC" scope link | awk '/inet6/ {sub("/.*", "", $2); print $2}')
-	n=$(pings "$ll%eth0")
+	n=$(pings6 "$NS_SRC" "$ll%eth0")
 	check "route ::/0: rtr answers a ping to its link-local address (${n:-0} of 2)" test "${n:-0}" -eq 2
 	# ND: src forgets rtr's address; reaching it again needs a solicitation
 	# to rtr's solicited-node multicast address and rtr's advertisement
 	ip -n "$NS_SRC" neigh del $RTR_ADDR_SRC dev eth0
-	n=$(pings $RTR_ADDR_SRC)
+	n=$(pings6 "$NS_SRC" $RTR_ADDR_SRC)
 	st=$(ip -n "$NS_SRC" neigh show $RTR_ADDR_SRC dev eth0)
 	check "route ::/0: ND to rtr works (${n:-0} of 2; neighbour: $st)" test "${n:-0}" -eq 2
 	# transit to 2001:db8:99::: the kernel's more specific 2001:db8::/32
@@ -106,7 +81,7 @@ else
 		grep -q 'SID prefix 2001:db8:1::/64 holds 2001:db8:1::2, an address of this router' \
 		"$TMPD/own.log"
 fi
-n=$(pings $RTR_ADDR_SRC)
+n=$(pings6 "$NS_SRC" $RTR_ADDR_SRC)
 check "... and rtr still answers its address (${n:-0} of 2)" test "${n:-0}" -eq 2
 printf 'queue 0\nsid ::/0 action End\n' >"$TMPD/broad.conf"
 out=$(in_rtr "$SRV6D" -n -c "$TMPD/broad.conf" 2>&1)

@@ -43,9 +43,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 EG="$LIB_DIR/egress.py"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 
 # ---- IPv4 on top of lib.sh's topology ----
 ip -n "$NS_SRC" addr add 10.1.0.1/24 dev eth0

@@ -24,9 +24,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 EG="$LIB_DIR/egress.py"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 S=$RTR_IF_SRC D=$RTR_IF_DST
 in_rtr ip6tables -P FORWARD DROP
 in_rtr ip6tables -A FORWARD -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT

@@ -17,9 +17,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 
 if ! srv6d_built; then
 	fail "hardening" "srv6d not built ($SRV6D)"

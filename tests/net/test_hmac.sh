@@ -50,9 +50,7 @@ NS_SRC="hmac-src-$$-$RANDOM"
 NS_RTR="hmac-rtr-$$-$RANDOM"
 NS_DST="hmac-dst-$$-$RANDOM"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 
 HP=("$PY" "$(dirname "$0")/hmac_pkt.py")
 D=$RTR_IF_DST

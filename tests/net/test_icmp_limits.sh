@@ -20,9 +20,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 
 FLOOD="$BUILD/tests/net/icmp_flood"
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 if ! srv6d_built || [ ! -x "$FLOOD" ]; then
 	fail "icmp limits" "srv6d or $FLOOD not built"; summary; exit
 fi

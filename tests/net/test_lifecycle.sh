@@ -18,9 +18,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 if ! srv6d_built; then fail "srv6d lifecycle" "srv6d not built ($SRV6D)"; summary; exit; fi
 
 SID=2001:db8:ff::1 SIDX=2001:db8:ff::3

@@ -28,10 +28,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-srv6d_built || { echo "SKIP: $SRV6D not built"; exit $ksft_skip; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6d
 
 # the topology of the policy-route tests (lib.sh): 2001:db8::/32 gives way
 # to the policy, the segments keep a more specific underlay route; IPv4
@@ -82,25 +79,6 @@ print(b.hex())
 PYEOF
 }
 
-# pings ADDR: two Echo Requests from src's own stack to ADDR; prints the replies
-pings() {
-	in_src "$PY" - "$1" <<'PYEOF'
-import socket, struct, sys, select, time
-s = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_ICMPV6)
-got = 0
-for seq in (1, 2):
-    s.sendto(struct.pack("!BBHHH", 128, 0, 0, 0x5e9, seq) + b"srv6d", (sys.argv[1], 0, 0, 0))
-    end = time.time() + 2
-    while time.time() < end:
-        if not select.select([s], [], [], max(0, end - time.time()))[0]:
-            break
-        d, _ = s.recvfrom(2048)
-        if d[0] == 129 and struct.unpack("!HH", d[4:8]) == (0x5e9, seq):
-            got += 1
-            break
-print(got)
-PYEOF
-}
 
 # ---- (a) the kernel ----
 # (without seg6 encap in the kernel there is no oracle: the checks of (a)
@@ -177,7 +155,7 @@ for mode in verdict inject; do
 			fi
 		done
 	done
-	n=$(pings $RTR_ADDR_DST)
+	n=$(pings6 "$NS_SRC" $RTR_ADDR_DST)
 	check "egress $mode: rtr answers a ping to its own address (local wins; ${n:-0} of 2)" \
 		test "${n:-0}" -eq 2
 	srv6d_stats

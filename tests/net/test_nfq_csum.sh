@@ -36,9 +36,7 @@
 set -u
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 if ! srv6d_built; then fail "checksum-partial packets through srv6d" "srv6d not built ($SRV6D)"; summary; exit; fi
 
 N=20

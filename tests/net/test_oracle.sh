@@ -38,9 +38,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 
 TUNSRC=$RTR_ADDR_SRC   # not the address source selection would pick (2::1)
 D=$RTR_IF_DST

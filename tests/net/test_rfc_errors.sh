@@ -20,9 +20,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 # deterministic answers: no ICMPv6 rate limit in rtr (srv6d reads the sysctl)
 in_rtr sysctl -qw net.ipv6.icmp.ratelimit=0 >/dev/null
 # count what rtr forwards from src toward dst (must stay 0 for bad input)

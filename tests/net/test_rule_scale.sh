@@ -20,9 +20,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 
 N=${SCALE_N:-10000}
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 if ! srv6d_built; then fail "rule scale" "srv6d not built ($SRV6D)"; summary; exit; fi
 
 conf=$TMPD/srv6d.conf

@@ -30,9 +30,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 EG="$LIB_DIR/egress.py"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 S=$RTR_IF_SRC D=$RTR_IF_DST
 # the kernel's own route of each case, and the kernel feature it needs
 declare -A KROUTE=(

@@ -66,8 +66,28 @@ qget() {
 held_is() { [ "$(qget "$1" held_now)" = "$2" ]; }
 qpackets_ge() { [ "$(qget "$1" packets)" -ge "$2" ]; }
 
-# snmp6 NAME: a counter of rtr's /proc/net/snmp6
-snmp6() { in_rtr awk -v n="$1" '$1 == n {print $2}' /proc/net/snmp6; }
+# snmp6 NAME: a counter of rtr's /proc/net/snmp6 (0 when the kernel has none)
+snmp6() { in_rtr awk -v n="$1" '$1 == n {v = $2} END {print v + 0}' /proc/net/snmp6; }
+# sink_add / sink: count at dst's INPUT what src sends to dst's UDP port 5000
+sink_add() { in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000; }
+sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }
+# churn_stop: end the route churn running as $CHURN_PID, if any (EXIT traps too)
+CHURN_PID=
+churn_stop() {
+	[ -n "$CHURN_PID" ] && kill "$CHURN_PID" 2>/dev/null && wait "$CHURN_PID" 2>/dev/null
+	CHURN_PID=
+}
+# rj_finish: how every script ends: its hook removed, the kernel log clean,
+# srv6d stopped by SIGTERM, the namespaces gone without a reference left
+# waiting, the log still clean; then the count line.
+rj_finish() {
+	hook off
+	check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
+	check "srv6d stops cleanly (SIGTERM)" srv6d_stop
+	check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
+	check "kernel log still clean after the teardown" dmesg_clean
+	summary
+}
 # sidpkts SID: the seg6local route's packets counter (`count`)
 sidpkts() { in_rtr ip -s -6 route show "$1" | sed -n 's/.* packets \([0-9]*\) .*/\1/p'; }
 

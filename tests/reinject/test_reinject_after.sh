@@ -185,9 +185,4 @@ if wait_until 30 held_is 11 1; then
 else
 	fail "FORWARD: packet not held"; : >"$TMPD/released"; wait $spid
 fi
-hook off
-check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
-check "srv6d stops cleanly (SIGTERM)" srv6d_stop
-check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
-check "kernel log still clean after the teardown" dmesg_clean
-summary
+rj_finish

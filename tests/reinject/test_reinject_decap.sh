@@ -144,8 +144,4 @@ echo "# End.DX4 inner packet held at PRE_ROUTING, nothing changed: $(outcome) ($
 check "End.DX4 held at PRE_ROUTING, route unchanged: delivered" \
 	[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 noroute-delta=0 addrerr-delta=0" ]
 
-check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
-check "srv6d stops cleanly (SIGTERM)" srv6d_stop
-check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
-check "kernel log still clean after the teardown" dmesg_clean
-summary
+rj_finish

@@ -158,8 +158,4 @@ for c in encap6 encap4; do
 	check "$c held at LOCAL_OUT, route unchanged: delivered" [ "$(outcome)" = "$W_OK" ]
 done
 
-check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
-check "srv6d stops cleanly (SIGTERM)" srv6d_stop
-check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
-check "kernel log still clean after the teardown" dmesg_clean
-summary
+rj_finish

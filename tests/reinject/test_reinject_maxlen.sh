@@ -18,9 +18,8 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }
 kq() { in_rtr awk -v f="$1" '$1 == 11 {print $f}' /proc/net/netfilter/nfnetlink_queue; }
-in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000
+sink_add
 hook INPUT 11 -d $SID:1
 "$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
 	--hex "${RJ_HEX[end]}" --count 6 --want 0 --timeout 0 >/dev/null
@@ -34,9 +33,4 @@ check "release all: $R" [ "$R" = "queue 11: released 4" ]
 check "the 4 held packets delivered, each once" wait_until 10 eval '[ "$(sink)" = 4 ]'
 check "kernel waiting 0, srv6d holds 0, no late verdict" \
 	[ "$(kq 3)/$(qget 11 held_now)/$(qget 11 late)" = 0/0/0 ]
-hook off
-check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
-check "srv6d stops cleanly (SIGTERM)" srv6d_stop
-check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
-check "kernel log still clean after the teardown" dmesg_clean
-summary
+rj_finish

@@ -25,8 +25,7 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }
-in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000
+sink_add
 # pline Q: queue Q's line of the stats file, written now (SIGUSR1)
 pline() {
 	local t0

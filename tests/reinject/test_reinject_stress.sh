@@ -22,18 +22,14 @@
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 RJ_N=${RJ_N:-2000}
 rj_require
-CHURN_PID=
-trap 'stop_churn; cleanup' EXIT
+trap 'churn_stop; cleanup' EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-stop_churn() { [ -n "$CHURN_PID" ] && kill "$CHURN_PID" 2>/dev/null && wait "$CHURN_PID" 2>/dev/null; CHURN_PID=; }
-sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }
-snmp6_0() { local v; v=$(snmp6 "$1"); echo "${v:-0}"; }
 
 # no ICMP rate limit in rtr's way (the count closes with or without it)
 in_rtr sysctl -qw net.ipv6.icmp.ratelimit=0 net.ipv4.icmp_msgs_per_sec=1000000 \
 	net.ipv4.icmp_msgs_burst=1000000 >/dev/null
-in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000
+sink_add
 hook INPUT 11 -d $SID:2
 "$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
 	--hex "${RJ_HEX[end-x]}" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
@@ -42,8 +38,8 @@ if wait_until 60 held_is 11 "$RJ_N"; then
 else
 	fail "held $(qget 11 held_now) of $RJ_N"
 fi
-d0=$(sink) n0=$(snmp6_0 Ip6InNoRoutes) u0=$(snmp6_0 Icmp6OutDestUnreachs)
-l0=$(( $(snmp6_0 Icmp6OutRateLimitHost) + $(snmp6_0 Icmp6OutRateLimitGlobal) ))
+d0=$(sink) n0=$(snmp6 Ip6InNoRoutes) u0=$(snmp6 Icmp6OutDestUnreachs)
+l0=$(( $(snmp6 Icmp6OutRateLimitHost) + $(snmp6 Icmp6OutRateLimitGlobal) ))
 s0=$(sidpkts $SID:2)
 ip netns exec "$NS_RTR" bash -c "while :; do ip -6 route del fd00:77::/64; \
 	ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; done" >/dev/null 2>&1 &
@@ -52,25 +48,20 @@ R=$(ctl queue release 11 all)
 # srv6ctl answers once the verdicts are sent, or after 200 ms with
 # "releasing N (in progress)" while srv6d goes on: wait for them all
 wait_until 30 held_is 11 0
-stop_churn
+churn_stop
 rj_routes
 case $R in
 "queue 11: released $RJ_N"|"queue 11: releasing $RJ_N (in progress: queue show 11)") ok "release all: $R" ;;
 *) fail "release all: $R" ;;
 esac
-closes() { [ $(( $(sink) - d0 + $(snmp6_0 Ip6InNoRoutes) - n0 )) -eq "$RJ_N" ]; }
+closes() { [ $(( $(sink) - d0 + $(snmp6 Ip6InNoRoutes) - n0 )) -eq "$RJ_N" ]; }
 wait_until 20 closes
-d=$(( $(sink) - d0 )) n=$(( $(snmp6_0 Ip6InNoRoutes) - n0 )) u=$(( $(snmp6_0 Icmp6OutDestUnreachs) - u0 ))
-l=$(( $(snmp6_0 Icmp6OutRateLimitHost) + $(snmp6_0 Icmp6OutRateLimitGlobal) - l0 ))
+d=$(( $(sink) - d0 )) n=$(( $(snmp6 Ip6InNoRoutes) - n0 )) u=$(( $(snmp6 Icmp6OutDestUnreachs) - u0 ))
+l=$(( $(snmp6 Icmp6OutRateLimitHost) + $(snmp6 Icmp6OutRateLimitGlobal) - l0 ))
 echo "# released $RJ_N under route churn: delivered $d, no route $n, unreachable sent $u, rate-limited $l"
 check "every packet accounted: delivered $d + no route $n = $RJ_N" [ $((d + n)) -eq "$RJ_N" ]
 check "every no-route packet answered: unreachable $u + rate-limited $l = $n" [ $((u + l)) -eq "$n" ]
 check "the behavior ran for each (seg6local counter +$RJ_N)" [ $(( $(sidpkts $SID:2) - s0 )) -eq "$RJ_N" ]
 check "queue 11: nothing held, no late verdict, kernel waiting 0" \
 	[ "$(qget 11 held_now)/$(qget 11 late)/$(in_rtr awk '$1 == 11 {print $3}' /proc/net/netfilter/nfnetlink_queue)" = 0/0/0 ]
-hook off
-check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
-check "srv6d stops cleanly (SIGTERM)" srv6d_stop
-check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
-check "kernel log still clean after the teardown" dmesg_clean
-summary
+rj_finish

@@ -29,18 +29,14 @@
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
 RJ_N=${RJ_N:-2000}
 rj_require
-CHURN_PID=
-trap 'stop_churn; cleanup' EXIT
+trap 'churn_stop; cleanup' EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-stop_churn() { [ -n "$CHURN_PID" ] && kill "$CHURN_PID" 2>/dev/null && wait "$CHURN_PID" 2>/dev/null; CHURN_PID=; }
-sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }
 ptb_at_src() { in_src ip6tables -L INPUT -v -x -n | awk '/ipv6-icmptype 2/ {print $1}'; }
-snmp6_0() { local v; v=$(snmp6 "$1"); echo "${v:-0}"; }
-rl() { echo $(( $(snmp6_0 Icmp6OutRateLimitHost) + $(snmp6_0 Icmp6OutRateLimitGlobal) )); }
+rl() { echo $(( $(snmp6 Icmp6OutRateLimitHost) + $(snmp6 Icmp6OutRateLimitGlobal) )); }
 
 in_rtr sysctl -qw net.ipv6.icmp.ratelimit=0 >/dev/null
-in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000
+sink_add
 in_src ip6tables -A INPUT -p icmpv6 --icmpv6-type 2
 kbase
 hook POSTROUTING 11 -d $DST_ADDR -p udp --dport 5000
@@ -54,7 +50,7 @@ else
 fi
 check "the behavior ran for each before the hold (seg6local counter +$RJ_N)" \
 	[ $(( $(sidpkts $SID:2) - s0 )) -eq "$RJ_N" ]
-d0=$(sink) p0=$(snmp6_0 Icmp6OutPktTooBigs) f0=$(snmp6_0 Ip6FragFails) l0=$(rl) r0=$(ptb_at_src)
+d0=$(sink) p0=$(snmp6 Icmp6OutPktTooBigs) f0=$(snmp6 Ip6FragFails) l0=$(rl) r0=$(ptb_at_src)
 # the first half released before the churn (their route alive: delivered),
 # the rest while it runs
 H=$((RJ_N / 2))
@@ -67,7 +63,7 @@ CHURN_PID=$!
 sleep 0.05     # the churn starting (the veth pair: an RCU barrier each round)
 R=$(ctl queue release 11 all)
 wait_until 30 held_is 11 0
-stop_churn
+churn_stop
 rj_routes
 case $R1/$R in
 "queue 11: released $H/queue 11: released $((RJ_N - H))"|\
@@ -77,9 +73,9 @@ case $R1/$R in
 	ok "release $H, then all under churn: $R1; $R" ;;
 *) fail "release $H, then all: $R1; $R" ;;
 esac
-closes() { [ $(( $(sink) - d0 + $(snmp6_0 Icmp6OutPktTooBigs) - p0 + $(rl) - l0 )) -eq "$RJ_N" ]; }
+closes() { [ $(( $(sink) - d0 + $(snmp6 Icmp6OutPktTooBigs) - p0 + $(rl) - l0 )) -eq "$RJ_N" ]; }
 wait_until 20 closes
-d=$(( $(sink) - d0 )) p=$(( $(snmp6_0 Icmp6OutPktTooBigs) - p0 )) f=$(( $(snmp6_0 Ip6FragFails) - f0 ))
+d=$(( $(sink) - d0 )) p=$(( $(snmp6 Icmp6OutPktTooBigs) - p0 )) f=$(( $(snmp6 Ip6FragFails) - f0 ))
 l=$(( $(rl) - l0 ))
 wait_until 5 eval '[ $(( $(ptb_at_src) - r0 )) -ge $p ]'
 r=$(( $(ptb_at_src) - r0 ))
@@ -92,8 +88,4 @@ check "queue 11: nothing held, no late verdict, kernel waiting 0" \
 	[ "$(qget 11 held_now)/$(qget 11 late)/$(in_rtr awk '$1 == 11 {print $3}' /proc/net/netfilter/nfnetlink_queue)" = 0/0/0 ]
 hook off
 kcheck "after the release under churn"
-check "kernel log: no WARN/BUG/RCU/refcount line" dmesg_clean
-check "srv6d stops cleanly (SIGTERM)" srv6d_stop
-check "namespaces deleted: torn down completely (no reference left waiting)" rj_ns_teardown
-check "kernel log still clean after the teardown" dmesg_clean
-summary
+rj_finish
