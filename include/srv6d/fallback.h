@@ -31,7 +31,12 @@
  * srv6_fallback_sync - make srv6d's fallback routes those of @c: one
  * blackhole per SID prefix (IPv6) and per policy prefix (its family) when
  * c->fail_open, none otherwise; routes of SRV6_FALLBACK_PROTO at this
- * instance's metric in the main table that @c does not want are removed.  Returns 0 or -errno (@err set).
+ * instance's metric in the main table that @c does not want are removed.
+ * An instance of the default rule-pref also takes over (removes) the
+ * blackholes at the metric of rule-pref 1000 (a pre-40000 srv6d's) for the
+ * prefixes it protects itself, unless a srv6d of rule-pref 1000 runs
+ * (srv6_instance_pref_held); it leaves every other.  Returns 0 or -errno
+ * (@err set).
  */
 int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen);
 

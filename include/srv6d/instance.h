@@ -35,4 +35,14 @@ struct srv6_instance {
  */
 int srv6_instance_lock(const struct srv6_instance *inst, char *err, size_t errlen);
 
+/**
+ * srv6_instance_pref_held - whether a running srv6d in the calling thread's
+ * network namespace (this one included) holds rule-pref @pref: the lock
+ * srv6_instance_lock() took for an instance of that rule-pref, tested
+ * (F_OFD_GETLK), never taken.  Returns 1 held, 0 not (no lock file: no srv6d
+ * ran here), or -errno when the lock file cannot be read (unknown).
+ * Control thread.
+ */
+int srv6_instance_pref_held(uint32_t pref);
+
 #endif

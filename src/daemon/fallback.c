@@ -14,13 +14,21 @@
 
 #include "srv6d/errbuf.h"
 #include "srv6d/fallback.h"
+#include "srv6d/instance.h"
 #include "srv6d/log.h"
 #include "srv6d/nhctx.h"
 #include "srv6d/rtdump.h"
 
+/* The rule-pref of a srv6d from before the default became
+ * SRV6_NHCTX_RULE_PRIO: its blackholes are at SRV6_FALLBACK_METRIC + this. */
+#define OLD_DEFAULT_PREF 1000u
+
 struct fb_ctx {
 	struct nl_sock *sk;
 	const struct srv6_conf *c;
+	int old_free;               /* -1 untested, 1 no srv6d of OLD_DEFAULT_PREF runs,
+				       0 one runs (or unknown) */
+	unsigned int old_kept;      /* blackholes at its metric left, none running */
 	int err;
 };
 
@@ -42,22 +50,39 @@ static bool wanted(const struct srv6_conf *c, int family, const void *addr, unsi
 	return false;
 }
 
+/* Whether a default instance takes over @rt, a blackhole at the metric of
+ * a srv6d from before the default rule-pref moved from 1000 to 40000.  The
+ * metric is also that of a current instance configured with rule-pref 1000,
+ * whose blackholes are its fail-open state whether it runs or died (its
+ * stale chain still bypasses its SIDs to them): only one for a prefix @x->c
+ * protects itself (its own blackhole, added before the sweep, replaces it),
+ * and only while no srv6d of rule-pref 1000 runs (its lock, tested during
+ * the dump: such a srv6d locks before it adds any).  Any other is left. */
+static bool take_over_old(struct fb_ctx *x, const struct srv6_rt *rt)
+{
+	if (x->old_free < 0)
+		x->old_free = srv6_instance_pref_held(OLD_DEFAULT_PREF) == 0;
+	if (!x->old_free)
+		return false;
+	if (wanted(x->c, rt->family, rt->dst, rt->dst_len))
+		return true;
+	x->old_kept++;
+	return false;
+}
+
 /* A route srv6d's fallback left that @x->c no longer wants (plain
  * rtnetlink, rtdump.h: libnl's route cache fails a whole dump holding a
  * route it cannot parse, a kernel seg6local route, and the stale blackholes
  * stayed). */
 static int sweep_one(const struct srv6_rt *rt, void *arg)
 {
-	const struct fb_ctx *x = arg;
+	struct fb_ctx *x = arg;
 
 	if (rt->protocol != SRV6_FALLBACK_PROTO || rt->table != RT_TABLE_MAIN)
 		return 0;
-	/* A blackhole of a srv6d from before the default rule-pref moved
-	 * from 1000 to 40000: a default instance takes it over (an instance
-	 * still configured with rule-pref 1000 keeps its own). */
 	if (x->c->rule_pref == SRV6_NHCTX_RULE_PRIO && rt->type == RTN_BLACKHOLE &&
-	    rt->priority == SRV6_FALLBACK_METRIC + 1000u)
-		return 1;
+	    rt->priority == SRV6_FALLBACK_METRIC + OLD_DEFAULT_PREF)
+		return take_over_old(x, rt);
 	if (rt->priority != SRV6_FALLBACK_METRIC + x->c->rule_pref)
 		return 0;
 	return !(rt->type == RTN_BLACKHOLE && wanted(x->c, rt->family, rt->dst, rt->dst_len));
@@ -92,7 +117,7 @@ out:
 int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
-	struct fb_ctx x = { .c = c };
+	struct fb_ctx x = { .c = c, .old_free = -1 };
 	uint32_t metric = SRV6_FALLBACK_METRIC + c->rule_pref;
 	int e;
 
@@ -119,10 +144,19 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 		}
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		x.old_free = -1;   /* tested again in each dump */
 		e = srv6_rt_sweep(families[i], sweep_one, &x);
 		if (e < 0 && !x.err)
 			x.err = e;
 	}
+	if (x.old_kept)
+		srv6_log(LOG_NOTICE, "fail-open: %u blackholes at metric %u left, of prefixes "
+			 "this srv6d does not protect: a stopped rule-pref %u srv6d's fail-open "
+			 "state, or stale ones of a srv6d from before rule-pref %u (ip -6 / "
+			 "ip -4 route flush proto %u metric %u removes them)", x.old_kept,
+			 SRV6_FALLBACK_METRIC + OLD_DEFAULT_PREF, OLD_DEFAULT_PREF,
+			 SRV6_NHCTX_RULE_PRIO, SRV6_FALLBACK_PROTO,
+			 SRV6_FALLBACK_METRIC + OLD_DEFAULT_PREF);
 	e = x.err;
 	if (e < 0)
 		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one: %s",

@@ -46,20 +46,29 @@ static int lock_range(int fd, unsigned long long start, unsigned long long len)
 	return 0;
 }
 
+/* @buf: the lock file of the calling thread's network namespace.  0 or
+ * -errno (its namespace cannot be named). */
+static int lock_path(char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st) < 0)
+		return -errno;
+	snprintf(buf, len, "%s/instances.%lu", SRV6_STEER_STATE_DIR, (unsigned long)st.st_ino);
+	return 0;
+}
+
 int srv6_instance_lock(const struct srv6_instance *inst, char *err, size_t errlen)
 {
 	char path[256];
-	struct stat st;
 	int fd, r;
 
-	if (stat("/proc/self/ns/net", &st) < 0) {
-		r = -errno;
-		srv6_seterr(err, errlen, "/proc/self/ns/net: %s", strerror(errno));
+	r = lock_path(path, sizeof(path));
+	if (r < 0) {
+		srv6_seterr(err, errlen, "/proc/self/ns/net: %s", strerror(-r));
 		return r;
 	}
 	(void)mkdir(SRV6_STEER_STATE_DIR, 0755);
-	snprintf(path, sizeof(path), "%s/instances.%lu", SRV6_STEER_STATE_DIR,
-		 (unsigned long)st.st_ino);
 	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		r = -errno;
@@ -113,4 +122,31 @@ int srv6_instance_lock(const struct srv6_instance *inst, char *err, size_t errle
 out_close:
 	close(fd);
 	return r;
+}
+
+int srv6_instance_pref_held(uint32_t pref)
+{
+	struct flock fl = {
+		.l_type = F_WRLCK,
+		.l_whence = SEEK_SET,
+		.l_start = (off_t)(OFF_PREFS + pref),
+		.l_len = 1,
+	};
+	char path[256];
+	int fd, r;
+
+	r = lock_path(path, sizeof(path));
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)   /* no lock file: no srv6d ever locked anything here */
+		return errno == ENOENT ? 0 : -errno;
+	r = fcntl(fd, F_OFD_GETLK, &fl) < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		return r;
+	/* Byte @pref is locked by the instance of rule-pref @pref (its range
+	 * starts there) or by that of @pref - 1 (it covers @pref - 1 and
+	 * @pref, and excludes an instance of @pref). */
+	return fl.l_type != F_UNLCK && fl.l_start == (off_t)(OFF_PREFS + pref);
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test_instances.sh - issue 9.5: two srv6d in one network namespace.
+# test_instances.sh - issue 9.5: two srv6d in one network namespace; issue 22.4:
+# a default one leaves a rule-pref 1000 one's fail-open blackholes.
 #
 #   +-------------+        +---------------------------------------------+        +-----+
 #   | src         |        | rtr  srv6d A: queue 0, chain SRV6D,         |        | dst |
@@ -9,6 +10,9 @@
 #   |             |        |        rule pref 40000/40001                |        |     |
 #   +-------------+        |      srv6d B: queue 1, then with its own    |        +-----+
 #                          |        chain, marks, tables and prefs       |
+#                          |      srv6d L: queue 1, chain SRV6D-L,       |
+#                          |        rule-pref 1000, fail-open yes        |
+#                          |      main: 2001:db8::/32 via dst            |
 #                          +---------------------------------------------+
 #
 # Checks: B with A's (default) resources but its own queue is refused at
@@ -16,6 +20,16 @@
 # were (before, it removed them as a crashed predecessor's and replaced A's
 # chain); B with its own steer-chain, mark-base, table-base and rule-pref
 # runs beside A, and stopping it leaves A's steering and routing intact.
+#
+# Fail-open (issue 22.4): L (queue 1, chain SRV6D-L, rule-pref 1000,
+# fail-open yes, End 2001:db8:ee::1) has its blackhole at the metric a
+# pre-40000 srv6d used (0xffff0000 + 1000), which a default instance takes
+# over.  A (default resources, fail-open yes) started and reloaded beside
+# the running L, then restarted after L's kill -9, leaves L's blackhole:
+# L's SID traffic, bypassed by L's stale chain, is dropped, never routed
+# toward the SID through rtr's 2001:db8::/32 underlay route (before, A's
+# start removed it and that traffic left in clear).  A pre-40000 blackhole
+# of a prefix A protects itself is still taken over (replaced by A's).
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -95,5 +109,83 @@ check "after B stopped: A's steering and routing as before" test "$after" = "$be
 check "A still running" srv6d_alive
 srv6d_stop
 check "A exits 0 (rc=$SRV6D_RC)" test "$SRV6D_RC" -eq 0
+
+# ---- fail-open: a rule-pref 1000 instance beside a default one ---------------
+OLDM=$((0xffff0000 + 1000))     # L's metric, and a pre-40000 srv6d's
+NEWM=$((0xffff0000 + 40000))    # a default instance's
+cat >"$TMPD/l.conf" <<CONF
+queue 1
+steer-chain SRV6D-L
+mark-base 0x6e000000
+table-base 5000
+rule-pref 1000
+fail-open yes
+sid 2001:db8:ee::1 action End
+$(conf_extra)
+CONF
+cat >"$TMPD/af.conf" <<CONF
+queue 0
+fail-open yes
+sid 2001:db8:ff::1 action End
+$(conf_extra)
+CONF
+# bh PREFIX METRIC: rtr's main table holds srv6d's blackhole PREFIX at METRIC
+bh() { in_rtr ip -6 route show proto 109 | grep -q "^blackhole $1 .*metric $2 "; }
+# L's SID traffic: End packets (SRH [aa::1, ee::1], SL 1) as hex, one a line
+L_PKTS=$("$PY" -c '
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting, ICMPv6EchoRequest
+for i in (1, 2):
+    p = (IPv6(src="2001:db8:1::1", dst="2001:db8:ee::1", hlim=64)
+         / IPv6ExtHdrSegmentRouting(addresses=["2001:db8:aa::1", "2001:db8:ee::1"], segleft=1)
+         / ICMPv6EchoRequest(id=0x5d6, seq=i, data=b"srv6d-instances"))
+    print(bytes(p).hex())')
+# l_rx: the outer destinations of what reaches dst of L's SID traffic
+l_rx() {
+	# shellcheck disable=SC2086  # one packet a word
+	pkt_to_dst --timeout 1 send --hex $L_PKTS | awk '$1 == "RX" {print $4}' |
+		"$PY" -c '
+import sys, ipaddress
+for h in sys.stdin:
+    print(ipaddress.IPv6Address(bytes.fromhex(h.strip())[24:40]))'
+}
+
+ip netns exec "$NS_RTR" "$SRV6D" -f -c "$TMPD/l.conf" >"$TMPD/l.log" 2>&1 &
+B_PID=$!
+if ! wait_until 10 grep -q "started:" "$TMPD/l.log"; then
+	fail "L (rule-pref 1000, fail-open) starts" "$(tail -3 "$TMPD/l.log")"; summary; exit
+fi
+check "L: its blackhole for ee::1 at metric $OLDM" bh 2001:db8:ee::1 $OLDM
+out=$(l_rx)
+check "L running: its SID packets leave processed toward aa::1 ($(echo $out))" \
+	test "$(grep -c '^2001:db8:aa::1$' <<<"$out")" -eq 2
+if ! srv6d_start "$TMPD/af.conf" "$TMPD/af.stats" "$TMPD/af.log"; then
+	fail "A (default, fail-open) starts beside L"; summary; exit
+fi
+check "A started beside the running L: L's blackhole stays" bh 2001:db8:ee::1 $OLDM
+check "... and A has its own for ff::1 at metric $NEWM" bh 2001:db8:ff::1 $NEWM
+kill -HUP "$SRV6D_PID"
+wait_until 10 grep -q reloaded "$SRV6D_LOG"
+check "A reloaded beside the running L: L's blackhole stays" bh 2001:db8:ee::1 $OLDM
+kill -KILL "$B_PID"; wait "$B_PID" 2>/dev/null; B_PID=
+out=$(l_rx)
+check "L killed: its SID packets are not routed toward the SID ($(echo $out))" \
+	test -z "$(grep '^2001:db8:ee::1$' <<<"$out")"
+# a pre-40000 srv6d's blackhole for a prefix A protects: A's to take over
+in_rtr ip -6 route add blackhole 2001:db8:ff::1 proto 109 metric $OLDM
+srv6d_stop
+if srv6d_start "$TMPD/af.conf" "$TMPD/af.stats" "$TMPD/af2.log"; then
+	check "A restarted after L's kill -9: L's blackhole stays" bh 2001:db8:ee::1 $OLDM
+	check "... and A says it left one at metric $OLDM" \
+		grep -q "fail-open: 1 blackholes at metric $OLDM left" "$SRV6D_LOG"
+	out=$(l_rx)
+	check "... and L's SID packets are still not routed toward the SID ($(echo $out))" \
+		test -z "$(grep '^2001:db8:ee::1$' <<<"$out")"
+	check "... and A took over the pre-40000 blackhole of its own ff::1 (only its own left)" \
+		bash -c "! ip netns exec $NS_RTR ip -6 route show proto 109 | grep -q '^blackhole 2001:db8:ff::1 .*metric $OLDM ' &&
+			 ip netns exec $NS_RTR ip -6 route show proto 109 | grep -q '^blackhole 2001:db8:ff::1 .*metric $NEWM '"
+	srv6d_stop
+else
+	fail "A restarts after L's kill -9"
+fi
 
 summary

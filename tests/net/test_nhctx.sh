@@ -395,7 +395,7 @@ fi
 # stale state of a crashed srv6d: an adjacency route, a fail-open blackhole
 rtr ip -6 route add default via 2001:db8:2::2 dev eth1 table 4200000099 proto static
 rtr ip -6 route add blackhole 2001:db8:ff::9 proto 109 metric $((0xffff0000 + 40000))  # + the default rule-pref
-rtr ip -6 route add blackhole 2001:db8:ff::a proto 109 metric $((0xffff0000 + 1000))   # + the pre-40000 default
+rtr ip -6 route add blackhole 2001:db8:ff::1 proto 109 metric $((0xffff0000 + 1000))   # + the pre-40000 default, a SID of d.conf
 seg6l() { { rtr ip -6 route show; rtr ip -6 route show table 4200000005; } | grep -c 'seg6local action End'; }
 [ -n "$SEG6L" ] && check "setup: two kernel seg6local routes" test "$(seg6l)" -eq 2
 cat >"$TMPD/d.conf" <<EOC
@@ -418,11 +418,11 @@ check "... and still removes a stale adjacency route (proto static, its table ra
 	bash -c "! ip netns exec $NS_RTR ip -6 route show table 4200000099 | grep -q ."
 check "... and still removes a stale fail-open blackhole" \
 	bash -c "! ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::9 '"
-check "... and one a srv6d from before rule-pref 40000 left (metric 0xffff0000 + 1000)" \
-	bash -c "! ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::a '"
+check "... and takes over one a srv6d from before rule-pref 40000 left for its SID (metric 0xffff0000 + 1000)" \
+	bash -c "! ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::1 .*metric $((0xffff0000 + 1000)) '"
 check "... and installs its own (End.X context route, SID blackhole)" \
 	bash -c "ip netns exec $NS_RTR ip -6 route show table all | grep -q '^default via 2001:db8:2::2 dev eth1 table 4200000001 proto static' &&
-		 ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::1 '"
+		 ip netns exec $NS_RTR ip -6 route show | grep -q 'blackhole 2001:db8:ff::1 .*metric $((0xffff0000 + 40000)) '"
 srv6d_stop
 check "srv6d stops cleanly (rc ${SRV6D_RC:-?})" test "${SRV6D_RC:-1}" -eq 0
 needs "... and the seg6local routes stay" seg6local &&
