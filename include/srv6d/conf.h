@@ -62,9 +62,11 @@
  *                                repeat | repeat mark M | requeue Q | hold |
  *                                delay DURATION (N ms or N s, 1 ms..3600 s).
  *                                M is 0x hex or decimal, not 0; Q another
- *                                queue.  N and Q are outside the SRv6
- *                                queues, each N once, at most
- *                                SRV6_CONF_MAX_PQUEUES lines.  Changes take
+ *                                queue, no cycle of requeue queues (each
+ *                                would loop its packets forever).  N and
+ *                                Q are outside the SRv6 queues, each N
+ *                                once, at most SRV6_CONF_MAX_PQUEUES
+ *                                lines.  Changes take
  *                                effect at the next start.
  *
  * Each global keyword may appear once (a `queue N policy` line is not the

@@ -85,6 +85,9 @@ struct srv6_nfq_stats {
 	uint64_t verdict_errors;  /* NLMSG_ERROR replies to our verdicts */
 	uint64_t fallback_drops;  /* verdicts that could not be sent, replaced
 				     by NF_DROP without payload */
+	uint64_t verdict_enoent;  /* of verdict_errors: ENOENT, the kernel had no
+				     such packet (it dropped it itself: device
+				     down, hook unregistered; pqueue.h) */
 };
 
 /** One received packet, valid until the next srv6_nfq_recv() on the queue. */

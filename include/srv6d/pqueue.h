@@ -24,13 +24,35 @@
  * Held and delayed packets wait in the kernel's queue and count against
  * queue-maxlen (the kernel's queue_total); past it the kernel drops (or,
  * with fail-open, accepts) new packets.  A verdict for a packet the kernel
- * flushed meanwhile (its device went down, the hook went away) comes back
- * as a netlink error: counted (late), never fatal.
+ * flushed meanwhile comes back as a netlink error: counted (late; ENOENT
+ * also as kernel_dropped), never fatal.
+ *
+ * The kernel drops queued packets itself without telling the listener:
+ * every packet whose input or output device goes down (nfqnl_dev_drop at
+ * NETDEV_DOWN) and every packet of every queue of the namespace when a
+ * netfilter hook is unregistered (nfqnl_nf_hook_drop: an nft base chain or
+ * table deleted, conntrack's hooks going with their last user).  Their
+ * records would stay held forever, so the held list heals and is bounded:
+ *   reconcile  every SRV6_PQ_RECONCILE_MS while something is held, the
+ *              queue's thread reads the kernel's queue_total
+ *              (/proc/net/netfilter/nfnetlink_queue).  Fewer packets there
+ *              than records held means the kernel dropped some: when it
+ *              holds none, every record older than one tick is stale; else
+ *              the records whose input or output device is down or gone
+ *              now are.  Those get their NF_ACCEPT at once (reconciled):
+ *              the kernel refuses it (ENOENT, kernel_dropped), or, had the
+ *              guess been wrong, takes it: never a packet without verdict.
+ *   bound      at most held_max records (queue-maxlen: the kernel queues
+ *              no more, so a packet arriving while held_max are held
+ *              proves one of them stale): the oldest is released with
+ *              NF_ACCEPT first (evicted).
  *
  * Threading: start/stop/release/show/reset from the control thread; the
- * queue's socket belongs to the queue's thread; the held list, the records
- * and the counters are under pq->lock, which is never held while verdicts
- * are sent (a `queue show` during a long release does not wait for it).
+ * queue's socket belongs to the queue's thread, which alone changes the
+ * held list; the held list, the records and the counters are under
+ * pq->lock, which is never held while verdicts are sent (a `queue show`
+ * during a long release does not wait for it) nor while srv6_pq_show()
+ * formats (it copies at most SRV6_PQ_SHOW_HELD records under the lock).
  */
 #ifndef SRV6D_PQUEUE_H
 #define SRV6D_PQUEUE_H
@@ -49,6 +71,8 @@
 #define SRV6_PQ_SUMMARY    160
 #define SRV6_PQ_RELEASE_WAIT_MS 200  /* srv6_pq_release() waits at most this long */
 #define SRV6_PQ_RELEASE_CHUNK   256  /* verdicts sent per round without pq->lock */
+#define SRV6_PQ_RECONCILE_MS    1000 /* held list against the kernel's queue_total */
+#define SRV6_PQ_SHOW_HELD       256  /* held records srv6_pq_show() lists at most */
 
 /** One packet as the queue saw it. */
 struct srv6_pq_rec {
@@ -68,14 +92,20 @@ struct srv6_pq_stats {
 	uint64_t accepted, dropped, repeated, requeued;
 	uint64_t guarded;               /* repeat: mark already set, accepted */
 	uint64_t held;                  /* entered the held list (hold, delay) */
-	uint64_t released;              /* left it with NF_ACCEPT */
+	uint64_t released;              /* left it with NF_ACCEPT (all causes) */
+	uint64_t evicted;               /* of released: the list was full (held_max) */
+	uint64_t reconciled;            /* of released: the kernel had dropped them */
 	uint64_t late;                  /* verdicts the kernel refused (flushed) */
+	uint64_t kernel_dropped;        /* of late: ENOENT, the kernel had dropped the
+					   packet itself (device down, hook gone) */
 	uint64_t enobufs;               /* the kernel could not deliver packets */
 };
 
 struct srv6_pq {
 	struct srv6_conf_pqueue cfg;    /* set before srv6_pq_start() */
 	struct srv6_nfq *nfq;           /* opened by the caller, closed by it after stop */
+	uint32_t held_max;              /* set before srv6_pq_start(): the queue's
+					   queue-maxlen; 0: no bound */
 	/* private */
 	pthread_t thread;
 	bool running;
@@ -87,7 +117,8 @@ struct srv6_pq {
 	size_t nheld, cap;
 	uint64_t rel_seq, rel_done;     /* release requests made / served */
 	uint64_t rel_count, rel_last;   /* requested, not yet taken (UINT64_MAX all); released */
-	uint64_t late_base, enobufs_base; /* the nfq counters at the last reset */
+	uint64_t late_base, enobufs_base, kdrop_base; /* the nfq counters at the last reset */
+	uint64_t reconcile_ms;          /* queue thread: next reconcile (CLOCK_MONOTONIC) */
 	struct srv6_pq_rec recent[SRV6_PQ_RECENT];
 	uint64_t nrecent;
 	struct srv6_pq_stats st;
@@ -129,8 +160,10 @@ void srv6_pq_stats_read(struct srv6_pq *pq, struct srv6_pq_stats *st, size_t *nh
 
 /**
  * srv6_pq_show - @pq's policy, counters, the kernel's counters @k (NULL:
- * none), held packets and recent records (@held) as text or one JSON
- * object.  Control thread.
+ * none), held packets (the SRV6_PQ_SHOW_HELD oldest, and how many more)
+ * and recent records (@held) as text or one JSON object.  Takes pq->lock
+ * only to copy them: formatting (and a slow @o) never holds up the queue's
+ * thread.  Control thread.
  */
 void srv6_pq_show(struct srv6_pq *pq, FILE *o, bool json, bool held,
 		  const struct srv6_nfq_kstats *k);

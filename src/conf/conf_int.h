@@ -77,6 +77,15 @@ int conf_route_level_word(int argc, char **argv, unsigned int *seen, struct errb
 /** conf_parse_table_id - a routing table for @kw: decimal, 0x hex or a name of rt_tables. */
 int conf_parse_table_id(const char *kw, const char *s, uint32_t *out, struct errbuf *e);
 
+/**
+ * conf_pqueue_cycles - refuse a cycle in the requeue graph of @c's policy
+ * queues (10 requeue 11, 11 requeue 10: an NF_QUEUE verdict queues the
+ * packet again at the same hook without running a rule, so it would loop
+ * forever).  0, or -ELOOP with *@line the line that closes the cycle and
+ * one message naming it in @e.  Pure (src/conf/pqueue.c).
+ */
+int conf_pqueue_cycles(const struct srv6_conf *c, unsigned int *line, struct errbuf *e);
+
 void conf_sb_addr6(struct srv6_sbuf *s, const struct in6_addr *a);
 void conf_sb_segs(struct srv6_sbuf *s, const struct in6_addr *segs, unsigned int n);
 void conf_put_prefix(struct srv6_sbuf *s, int family, const void *addr, uint8_t plen);

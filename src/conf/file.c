@@ -739,6 +739,8 @@ static int conf_finish(struct conf_ctx *x)
 			return -EINVAL;
 		}
 	}
+	if (conf_pqueue_cycles(x->c, &x->line, &x->e))
+		return -EINVAL;
 	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
 		return -EINVAL;
 	if ((x->c->mark_base & ~x->c->mark_mask) ||

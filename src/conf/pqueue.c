@@ -176,3 +176,60 @@ int srv6_pqueue_format(char *buf, size_t len, const struct srv6_conf_pqueue *pq)
 		return snprintf(buf, len, "%s", name);
 	}
 }
+
+/* The index in @c's policy queues of queue @q, or -1. */
+static int pq_index(const struct srv6_conf *c, unsigned int q)
+{
+	for (unsigned int i = 0; i < c->npqueues; i++)
+		if (c->pqueues[i].queue == q)
+			return (int)i;
+	return -1;
+}
+
+/* The policy queue @i requeues to, or -1 (not requeue, or to a queue
+ * that is not one of @c's policy queues: the chain ends there). */
+static int pq_next(const struct srv6_conf *c, int i)
+{
+	const struct srv6_conf_pqueue *pq = &c->pqueues[i];
+
+	return pq->policy == SRV6_PQ_REQUEUE ? pq_index(c, pq->requeue) : -1;
+}
+
+int conf_pqueue_cycles(const struct srv6_conf *c, unsigned int *line, struct errbuf *e)
+{
+	/* Each queue requeues to at most one: a cycle is a walk of at most
+	 * npqueues steps back to its start.  The line reported is the one
+	 * that closes the cycle as the file is read (its last member), and
+	 * the first such line in the file wins. */
+	for (unsigned int i = 0; i < c->npqueues; i++) {
+		char path[96];
+		size_t n = 0;
+		int k = pq_next(c, (int)i);
+		unsigned int steps = 0;
+		bool last = true;
+
+		while (k >= 0 && k != (int)i && steps++ < c->npqueues) {
+			if ((unsigned int)k > i)
+				last = false;   /* closed by a later line */
+			k = pq_next(c, k);
+		}
+		if (k != (int)i || !last)
+			continue;
+		/* "2 -> 3 -> 1": the queues the packet visits back to @i */
+		k = (int)i;
+		do {
+			k = pq_next(c, k);
+			if (n + 16 >= sizeof(path)) {
+				snprintf(path + n, sizeof(path) - n, " -> ...");
+				break;
+			}
+			n += (size_t)snprintf(path + n, sizeof(path) - n, "%s%u", n ? " -> " : "",
+					      c->pqueues[k].queue);
+		} while (k != (int)i);
+		*line = c->pqueues[i].line;
+		conf_seterr(e, "queue %u requeue %s makes a cycle (every packet would loop forever)",
+			    c->pqueues[i].queue, path);
+		return -ELOOP;
+	}
+	return 0;
+}

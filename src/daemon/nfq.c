@@ -547,8 +547,11 @@ int srv6_nfq_next(struct srv6_nfq *q, struct srv6_nfq_packet *p)
 		if (nlh->nlmsg_type == NLMSG_ERROR) {
 			const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
 
-			if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)) && e->error)
+			if (nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(*e)) && e->error) {
 				ST_INC(q, verdict_errors);
+				if (e->error == -ENOENT)
+					ST_INC(q, verdict_enoent);
+			}
 			continue;
 		}
 		if (nlh->nlmsg_type != ((NFNL_SUBSYS_QUEUE << 8) | NFQNL_MSG_PACKET))

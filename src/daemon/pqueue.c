@@ -4,6 +4,8 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <linux/if_packet.h>
 #include <linux/netfilter.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -160,6 +162,135 @@ static uint64_t held_release(struct srv6_pq *pq, uint64_t n)
 	return done;
 }
 
+/* The held records the kernel no longer queues, as the reconcile sees them:
+ * all those that arrived before @before_ms (the kernel holds none), or
+ * those whose input or output device is not among the @nup devices @up. */
+struct held_sel {
+	uint64_t before_ms;
+	bool all;
+	const uint32_t *up;
+	size_t nup;
+};
+
+static bool dev_is_up(const struct held_sel *sel, uint32_t idx)
+{
+	for (size_t i = 0; i < sel->nup; i++)
+		if (sel->up[i] == idx)
+			return true;
+	return false;
+}
+
+static bool sel_match(const struct held_sel *sel, const struct srv6_pq_rec *r)
+{
+	if (r->t_ms >= sel->before_ms)
+		return false;
+	return sel->all || (r->indev && !dev_is_up(sel, r->indev)) ||
+	       (r->outdev && !dev_is_up(sel, r->outdev));
+}
+
+/* NF_ACCEPT for every held record @sel matches (entered and left with the
+ * lock held, verdicts sent without it; queue thread only).  The ids are
+ * taken in one pass that keeps the others in order.  Returns how many. */
+static uint64_t held_release_sel(struct srv6_pq *pq, const struct held_sel *sel)
+{
+	size_t n = 0, keep = 0, max = pq->nheld;
+	uint32_t *ids;
+
+	pthread_mutex_unlock(&pq->lock);
+	ids = malloc((max ? max : 1) * sizeof(*ids));   /* the list cannot grow meanwhile */
+	pthread_mutex_lock(&pq->lock);
+	if (!ids)
+		return 0;
+	for (size_t i = 0; i < pq->nheld; i++) {
+		if (n < max && sel_match(sel, &pq->held[i]))
+			ids[n++] = pq->held[i].id;
+		else
+			pq->held[keep++] = pq->held[i];
+	}
+	pq->nheld = keep;
+	pq->st.released += n;
+	pq->st.accepted += n;
+	pthread_mutex_unlock(&pq->lock);
+	for (size_t i = 0; i < n; i++)
+		(void)srv6_nfq_verdict(pq->nfq, ids[i], NF_ACCEPT, false, 0, NULL, 0);
+	free(ids);
+	pthread_mutex_lock(&pq->lock);
+	return n;
+}
+
+/* The ifindexes of the devices up now (IFF_UP: NETDEV_DOWN is what makes
+ * the kernel flush a device's packets).  0 and *@up (malloc'd; NULL when
+ * none) or -errno. */
+static int devs_up(uint32_t **up, size_t *nup)
+{
+	struct ifaddrs *ifa, *i;
+	size_t n = 0, cap = 0;
+	uint32_t *v = NULL;
+	int r = 0;
+
+	if (getifaddrs(&ifa) < 0)
+		return -errno;
+	for (i = ifa; i; i = i->ifa_next) {
+		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_PACKET || !(i->ifa_flags & IFF_UP))
+			continue;
+		if (n == cap) {
+			uint32_t *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+
+			if (!nv) {
+				r = -ENOMEM;
+				goto out_free;
+			}
+			v = nv;
+		}
+		v[n++] = (uint32_t)((const struct sockaddr_ll *)(const void *)i->ifa_addr)->sll_ifindex;
+	}
+	*up = v;
+	*nup = n;
+	v = NULL;
+out_free:
+	free(v);
+	freeifaddrs(ifa);
+	return r;
+}
+
+/*
+ * The held list against the kernel (pqueue.h, "reconcile"): every
+ * SRV6_PQ_RECONCILE_MS while something is held, the kernel's queue_total
+ * for this queue; fewer packets there than records here: release the
+ * records the kernel cannot hold any more.  Entered and left with the lock
+ * held; queue thread only.
+ */
+static void pq_reconcile(struct srv6_pq *pq)
+{
+	char proc[16384];
+	struct srv6_nfq_kstats k;
+	struct held_sel sel = { 0 };
+	uint32_t *up = NULL;
+	size_t nheld = pq->nheld;
+	uint64_t now = mono_ms();
+
+	if (!nheld || now < pq->reconcile_ms)
+		return;
+	pq->reconcile_ms = now + SRV6_PQ_RECONCILE_MS;
+	pthread_mutex_unlock(&pq->lock);
+	/* records that arrived a tick before the read: the kernel counts a
+	 * packet in queue_total just after it has sent it to us */
+	sel.before_ms = now > SRV6_PQ_TICK_MS ? now - SRV6_PQ_TICK_MS : 0;
+	if (srv6_nfq_proc_read(proc, sizeof(proc)) < 0 ||
+	    srv6_nfq_proc_find(proc, srv6_nfq_queue(pq->nfq), &k) < 0 || k.waiting >= nheld)
+		goto out_lock;
+	sel.all = k.waiting == 0;
+	if (!sel.all && devs_up(&up, &sel.nup) < 0)
+		goto out_lock;
+	sel.up = up;
+	pthread_mutex_lock(&pq->lock);
+	pq->st.reconciled += held_release_sel(pq, &sel);
+	free(up);
+	return;
+out_lock:
+	pthread_mutex_lock(&pq->lock);
+}
+
 /* One packet: its record, then its verdict (or the held list). */
 static void pq_handle(struct srv6_pq *pq, const struct srv6_nfq_packet *p, bool stopping)
 {
@@ -199,6 +330,10 @@ static void pq_handle(struct srv6_pq *pq, const struct srv6_nfq_packet *p, bool 
 		break;
 	case SRV6_PQ_HOLD:
 	case SRV6_PQ_DELAY:
+		/* held_max held and one more queued: the kernel (queue-maxlen)
+		 * dropped one of them already; the oldest goes first */
+		if (!stopping && pq->held_max && pq->nheld >= pq->held_max)
+			pq->st.evicted += held_release(pq, pq->nheld - pq->held_max + 1);
 		if (stopping || held_push(pq, &r) < 0) {
 			pq->st.accepted++;    /* at once: stopping, or no room to remember it */
 			break;
@@ -232,6 +367,7 @@ static void pq_tick(struct srv6_pq *pq)
 			n++;
 		(void)held_release(pq, n);
 	}
+	pq_reconcile(pq);
 	pthread_mutex_unlock(&pq->lock);
 }
 
@@ -245,6 +381,7 @@ static void pq_batch(struct srv6_pq *pq, bool stopping)
 	srv6_nfq_stats_read(pq->nfq, &ns);
 	pthread_mutex_lock(&pq->lock);
 	pq->st.late = ns.verdict_errors - pq->late_base;
+	pq->st.kernel_dropped = ns.verdict_enoent - pq->kdrop_base;
 	pq->st.enobufs = ns.enobufs - pq->enobufs_base;
 	pthread_mutex_unlock(&pq->lock);
 }
@@ -298,7 +435,8 @@ int srv6_pq_start(struct srv6_pq *pq)
 	pq->nheld = pq->cap = 0;
 	pq->rel_seq = pq->rel_done = 0;
 	pq->rel_count = pq->rel_last = 0;
-	pq->late_base = pq->enobufs_base = 0;
+	pq->late_base = pq->enobufs_base = pq->kdrop_base = 0;
+	pq->reconcile_ms = 0;
 	pq->nrecent = 0;
 	memset(&pq->st, 0, sizeof(pq->st));
 	pthread_mutex_init(&pq->lock, NULL);
@@ -368,6 +506,7 @@ void srv6_pq_reset(struct srv6_pq *pq)
 	pthread_mutex_lock(&pq->lock);
 	/* st.late/st.enobufs are the nfq counters minus these bases */
 	pq->late_base += pq->st.late;
+	pq->kdrop_base += pq->st.kernel_dropped;
 	pq->enobufs_base += pq->st.enobufs;
 	memset(&pq->st, 0, sizeof(pq->st));
 	pthread_mutex_unlock(&pq->lock);
@@ -429,27 +568,68 @@ static void rec_show(FILE *o, const struct srv6_pq_rec *r, bool json, uint64_t n
 	}
 }
 
+/* What srv6_pq_show() prints, copied under pq->lock. */
+struct pq_snap {
+	struct srv6_pq_stats st;
+	size_t nheld, nshow;            /* held now / listed (the oldest) */
+	size_t nrec;                    /* then the recent records, oldest first */
+};
+
+/* Copy @pq's counters and (with @recs, room for SRV6_PQ_SHOW_HELD +
+ * SRV6_PQ_RECENT records) the oldest held and the recent records: memcpy
+ * only, under the lock (none once the queue is stopped). */
+static void pq_snapshot(struct srv6_pq *pq, struct pq_snap *sn, struct srv6_pq_rec *recs)
+{
+	bool lock = pq->running;
+
+	if (lock)
+		pthread_mutex_lock(&pq->lock);
+	sn->st = pq->st;
+	sn->nheld = pq->nheld;
+	sn->nshow = sn->nrec = 0;
+	if (recs) {
+		uint64_t nrec = pq->nrecent < SRV6_PQ_RECENT ? pq->nrecent : SRV6_PQ_RECENT;
+
+		sn->nshow = pq->nheld < SRV6_PQ_SHOW_HELD ? pq->nheld : SRV6_PQ_SHOW_HELD;
+		if (sn->nshow)
+			memcpy(recs, pq->held, sn->nshow * sizeof(*recs));
+		for (uint64_t i = 0; i < nrec; i++)
+			recs[sn->nshow + i] = pq->recent[(pq->nrecent - nrec + i) % SRV6_PQ_RECENT];
+		sn->nrec = (size_t)nrec;
+	}
+	if (lock)
+		pthread_mutex_unlock(&pq->lock);
+}
+
 void srv6_pq_show(struct srv6_pq *pq, FILE *o, bool json, bool held,
 		  const struct srv6_nfq_kstats *k)
 {
+	struct srv6_pq_rec *recs = NULL;
+	struct pq_snap sn;
+	const struct srv6_pq_stats *s = &sn.st;
+	uint64_t now;
 	char pol[64];
-	uint64_t now = mono_ms(), nrec;
-	const struct srv6_pq_stats *s = &pq->st;
 
+	/* allocated before the lock, formatted after it */
+	if (held)
+		recs = malloc((SRV6_PQ_SHOW_HELD + SRV6_PQ_RECENT) * sizeof(*recs));
 	srv6_pqueue_format(pol, sizeof(pol), &pq->cfg);
-	pthread_mutex_lock(&pq->lock);
-	nrec = pq->nrecent < SRV6_PQ_RECENT ? pq->nrecent : SRV6_PQ_RECENT;
+	pq_snapshot(pq, &sn, recs);
+	now = mono_ms();
 	if (json) {
 		fprintf(o, "{\"queue\":%u,\"policy\":", pq->cfg.queue);
 		srv6_json_str(o, pol);
 		fprintf(o, ",\"packets\":%llu,\"accepted\":%llu,\"dropped\":%llu,\"repeated\":%llu,"
 			"\"requeued\":%llu,\"guarded\":%llu,\"held_total\":%llu,\"released\":%llu,"
-			"\"late\":%llu,\"enobufs\":%llu,\"held_now\":%zu",
+			"\"evicted\":%llu,\"reconciled\":%llu,\"late\":%llu,\"kernel_dropped\":%llu,"
+			"\"enobufs\":%llu,\"held_now\":%zu",
 			(unsigned long long)s->packets, (unsigned long long)s->accepted,
 			(unsigned long long)s->dropped, (unsigned long long)s->repeated,
 			(unsigned long long)s->requeued, (unsigned long long)s->guarded,
 			(unsigned long long)s->held, (unsigned long long)s->released,
-			(unsigned long long)s->late, (unsigned long long)s->enobufs, pq->nheld);
+			(unsigned long long)s->evicted, (unsigned long long)s->reconciled,
+			(unsigned long long)s->late, (unsigned long long)s->kernel_dropped,
+			(unsigned long long)s->enobufs, sn.nheld);
 		if (k)
 			fprintf(o, ",\"kernel\":{\"waiting\":%llu,\"queue_dropped\":%llu,"
 				"\"user_dropped\":%llu,\"id_sequence\":%llu,\"portid\":%u}",
@@ -460,40 +640,43 @@ void srv6_pq_show(struct srv6_pq *pq, FILE *o, bool json, bool held,
 			fprintf(o, ",\"kernel\":null");
 		if (held) {
 			fprintf(o, ",\"held\":[");
-			for (size_t i = 0; i < pq->nheld; i++)
-				rec_show(o, &pq->held[i], true, now, i == 0);
-			fprintf(o, "],\"recent\":[");
-			for (uint64_t i = 0; i < nrec; i++)
-				rec_show(o, &pq->recent[(pq->nrecent - nrec + i) % SRV6_PQ_RECENT], true,
-					 now, i == 0);
+			for (size_t i = 0; i < sn.nshow; i++)
+				rec_show(o, &recs[i], true, now, i == 0);
+			fprintf(o, "],\"held_omitted\":%zu,\"recent\":[", sn.nheld - sn.nshow);
+			for (size_t i = 0; i < sn.nrec; i++)
+				rec_show(o, &recs[sn.nshow + i], true, now, i == 0);
 			fprintf(o, "]");
 		}
 		fprintf(o, "}");
 	} else {
 		fprintf(o, "queue %u policy %s\n    packets %llu accepted %llu dropped %llu "
 			"repeated %llu requeued %llu guarded %llu\n    held %zu (total %llu, "
-			"released %llu) late %llu enobufs %llu\n", pq->cfg.queue, pol,
+			"released %llu, evicted %llu, reconciled %llu) late %llu kernel-dropped %llu "
+			"enobufs %llu\n", pq->cfg.queue, pol,
 			(unsigned long long)s->packets, (unsigned long long)s->accepted,
 			(unsigned long long)s->dropped, (unsigned long long)s->repeated,
-			(unsigned long long)s->requeued, (unsigned long long)s->guarded, pq->nheld,
+			(unsigned long long)s->requeued, (unsigned long long)s->guarded, sn.nheld,
 			(unsigned long long)s->held, (unsigned long long)s->released,
-			(unsigned long long)s->late, (unsigned long long)s->enobufs);
+			(unsigned long long)s->evicted, (unsigned long long)s->reconciled,
+			(unsigned long long)s->late, (unsigned long long)s->kernel_dropped,
+			(unsigned long long)s->enobufs);
 		if (k)
 			fprintf(o, "    kernel waiting %llu queue-dropped %llu user-dropped %llu "
 				"id-sequence %llu\n", (unsigned long long)k->waiting,
 				(unsigned long long)k->queue_dropped, (unsigned long long)k->user_dropped,
 				(unsigned long long)k->id_sequence);
 		if (held) {
-			if (pq->nheld)
+			if (sn.nheld)
 				fprintf(o, "  held (oldest first):\n");
-			for (size_t i = 0; i < pq->nheld; i++)
-				rec_show(o, &pq->held[i], false, now, false);
-			if (nrec)
+			for (size_t i = 0; i < sn.nshow; i++)
+				rec_show(o, &recs[i], false, now, false);
+			if (sn.nheld > sn.nshow)
+				fprintf(o, "    ... and %zu more\n", sn.nheld - sn.nshow);
+			if (sn.nrec)
 				fprintf(o, "  recent (oldest first):\n");
-			for (uint64_t i = 0; i < nrec; i++)
-				rec_show(o, &pq->recent[(pq->nrecent - nrec + i) % SRV6_PQ_RECENT], false,
-					 now, false);
+			for (size_t i = 0; i < sn.nrec; i++)
+				rec_show(o, &recs[sn.nshow + i], false, now, false);
 		}
 	}
-	pthread_mutex_unlock(&pq->lock);
+	free(recs);
 }

@@ -589,6 +589,17 @@ static const struct err_case err_cases[] = {
 	{ "queue 10 policy drop now\n", "t.conf:1: unexpected \"now\" after policy drop" },
 	{ "queue 10 policy requeue 10\n", "t.conf:1: queue 10 requeues to itself" },
 	{ "queue 10 policy requeue\n", "t.conf:1: missing queue after \"requeue\"" },
+	/* requeue cycles: named at the line that closes them */
+	{ "queue 10 policy requeue 11\nqueue 11 policy requeue 10\n",
+	  "t.conf:2: queue 11 requeue 10 -> 11 makes a cycle (every packet would loop forever)" },
+	{ "queue 10 policy requeue 11\nqueue 11 policy requeue 12\nqueue 12 policy requeue 10\n",
+	  "t.conf:3: queue 12 requeue 10 -> 11 -> 12 makes a cycle (every packet would loop "
+	  "forever)" },
+	{ "queue 12 policy requeue 10\nqueue 10 policy requeue 12\nqueue 11 policy requeue 10\n"
+	  "queue 13 policy requeue 14\nqueue 14 policy requeue 13\n",
+	  "t.conf:2: queue 10 requeue 12 -> 10 makes a cycle (every packet would loop forever)" },
+	{ "queue 5 policy requeue 10\nqueue 10 policy requeue 11\nqueue 11 policy requeue 10\n",
+	  "t.conf:3: queue 11 requeue 10 -> 11 makes a cycle (every packet would loop forever)" },
 	{ "queue 10 policy delay 50\n",
 	  "t.conf:1: bad duration \"50\" (N ms or N s, e.g. 50ms)" },
 	{ "queue 10 policy delay 0ms\n", "t.conf:1: delay \"0ms\" out of range (1ms..3600s)" },
@@ -695,6 +706,34 @@ static void test_policy_queues(void **state)
 	assert_int_equal(c.pqueues[7].delay_ms, 2000);
 	srv6_conf_free(&c);
 	assert_int_equal(c.npqueues, 0);
+}
+
+/* requeue chains without a cycle are fine: to a policy queue that gives its
+ * own verdict, to a queue srv6d does not serve, into repeat. */
+static void test_requeue_chain(void **state)
+{
+	static const char *const ok[] = {
+		"queue 10 policy requeue 11\nqueue 11 policy requeue 12\nqueue 12 policy accept\n",
+		"queue 10 policy requeue 99\nqueue 11 policy requeue 10\nqueue 12 policy requeue 10\n",
+		"queue 12 policy requeue 11\nqueue 11 policy requeue 10\nqueue 10 policy repeat\n",
+	};
+	char err[SRV6_CONF_ERRLEN];
+	struct srv6_conf c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(srv6_conf_parse_string(&c, "t.conf", ok[i], err, sizeof(err)), 0);
+		srv6_conf_free(&c);
+	}
+	/* a cycle through all 64 policy queues: the message is cut, not the line */
+	char text[64 * 40] = "", *p = text;
+
+	for (unsigned int q = 0; q < SRV6_CONF_MAX_PQUEUES; q++)
+		p += sprintf(p, "queue %u policy requeue %u\n", 1000 + q,
+			     1000 + (q + 1) % SRV6_CONF_MAX_PQUEUES);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", text, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "t.conf:64: queue 1063 requeue 1000 -> 1001 -> "));
+	assert_non_null(strstr(err, " -> ... makes a cycle (every packet would loop forever)"));
 }
 
 /* The first bad line wins, even when a later line is bad too. */
@@ -1288,6 +1327,7 @@ int main(void)
 		cmocka_unit_test(test_gso),
 		cmocka_unit_test(test_first_error_wins),
 		cmocka_unit_test(test_policy_queues),
+		cmocka_unit_test(test_requeue_chain),
 		cmocka_unit_test(test_instance),
 		cmocka_unit_test(test_unicast_edges),
 		cmocka_unit_test(test_edges),

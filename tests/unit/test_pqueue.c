@@ -6,12 +6,15 @@
  * control thread's side of a queue whose thread does not answer: a release
  * returns within SRV6_PQ_RELEASE_WAIT_MS (-EINPROGRESS, requests add up)
  * instead of blocking the control loop; stats reset zeroes the counters and
- * keeps the nfq-derived ones relative to the reset.
+ * keeps the nfq-derived ones relative to the reset; `queue show` copies the
+ * records under the queue's lock and formats without it (a slow reader never
+ * holds up the queue's thread), listing at most SRV6_PQ_SHOW_HELD of them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -186,17 +189,98 @@ static void test_reset(void **state)
 	pq_fake(&pq, 2);
 	pq.st = (struct srv6_pq_stats){ .packets = 9, .accepted = 4, .dropped = 1, .repeated = 1,
 					.requeued = 1, .guarded = 1, .held = 2, .released = 1,
-					.late = 3, .enobufs = 5 };
+					.evicted = 1, .reconciled = 1, .late = 3,
+					.kernel_dropped = 2, .enobufs = 5 };
 	srv6_pq_reset(&pq);
 	srv6_pq_stats_read(&pq, &st, &nheld);
 	assert_int_equal(nheld, 2);
 	assert_int_equal(st.packets + st.accepted + st.dropped + st.repeated + st.requeued +
-			 st.guarded + st.held + st.released + st.late + st.enobufs, 0);
+			 st.guarded + st.held + st.released + st.evicted + st.reconciled +
+			 st.late + st.kernel_dropped + st.enobufs, 0);
 	assert_int_equal(pq.late_base, 3);
+	assert_int_equal(pq.kdrop_base, 2);
 	assert_int_equal(pq.enobufs_base, 5);
 	pq.st.late = 1;                         /* nfq total 4 */
 	srv6_pq_reset(&pq);
 	assert_int_equal(pq.late_base, 4);
+	pq_unfake(&pq);
+}
+
+/* A stream that records, on every write, whether the queue's lock is held
+ * (by anyone: trylock fails), and keeps what was written. */
+struct probe {
+	struct srv6_pq *pq;
+	unsigned int writes, locked;
+	char *text;
+	size_t len;
+};
+
+static ssize_t probe_write(void *c, const char *buf, size_t n)
+{
+	struct probe *p = c;
+
+	p->writes++;
+	if (pthread_mutex_trylock(&p->pq->lock) == 0)
+		pthread_mutex_unlock(&p->pq->lock);
+	else
+		p->locked++;
+	p->text = realloc(p->text, p->len + n + 1);
+	assert_non_null(p->text);
+	memcpy(p->text + p->len, buf, n);
+	p->len += n;
+	p->text[p->len] = '\0';
+	return (ssize_t)n;
+}
+
+static void probe_show(struct probe *p, bool json)
+{
+	cookie_io_functions_t io = { .write = probe_write };
+	FILE *o = fopencookie(p, "w", io);
+
+	assert_non_null(o);
+	setvbuf(o, NULL, _IONBF, 0);    /* every fprintf reaches probe_write at once */
+	srv6_pq_show(p->pq, o, json, true, NULL);
+	fclose(o);
+}
+
+static unsigned int count(const char *s, const char *what)
+{
+	unsigned int n = 0;
+
+	for (; (s = strstr(s, what)); s++)
+		n++;
+	return n;
+}
+
+/* queue show N of a queue holding 300 packets (and 16 recent records): no
+ * byte is written while the queue's lock is held, and the held list shows
+ * the SRV6_PQ_SHOW_HELD oldest and how many more, in text and in JSON. */
+static void test_show_unlocked(void **state)
+{
+	struct srv6_pq pq;
+	struct probe p = { .pq = &pq };
+
+	(void)state;
+	pq_fake(&pq, 300);
+	for (unsigned int i = 0; i < SRV6_PQ_RECENT + 3; i++)
+		pq.recent[pq.nrecent++ % SRV6_PQ_RECENT].id = 1000 + i;
+	probe_show(&p, false);
+	assert_true(p.writes > SRV6_PQ_SHOW_HELD);
+	assert_int_equal(p.locked, 0);
+	assert_int_equal(count(p.text, "    id "), SRV6_PQ_SHOW_HELD + SRV6_PQ_RECENT);
+	assert_non_null(strstr(p.text, "    id 256 "));
+	assert_null(strstr(p.text, "    id 257 "));
+	assert_non_null(strstr(p.text, "    ... and 44 more\n"));
+	assert_non_null(strstr(p.text, "  recent (oldest first):\n    id 1003 "));
+	free(p.text);
+
+	p = (struct probe){ .pq = &pq };
+	probe_show(&p, true);
+	assert_int_equal(p.locked, 0);
+	assert_int_equal(count(p.text, "{\"id\":"), SRV6_PQ_SHOW_HELD + SRV6_PQ_RECENT);
+	assert_non_null(strstr(p.text, "\"held_now\":300,"));
+	assert_non_null(strstr(p.text, "],\"held_omitted\":44,\"recent\":[{\"id\":1003,"));
+	free(p.text);
 	pq_unfake(&pq);
 }
 
@@ -208,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_summary_plain_v4_short),
 		cmocka_unit_test(test_release_bounded),
 		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_show_unlocked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
