@@ -75,10 +75,15 @@ enum {
 /* A look at the policies' routes that keeps failing is retried after 1, 2,
  * 4 ... at most this many seconds (each look dumps the route tables). */
 #define POLROUTE_BACKOFF_MAX 60
+/* A kernel side (steer_apply()) that failed to apply is retried after 1,
+ * 2, 4 ... at most this many seconds: the steering check's own pace. */
+#define SYNC_BACKOFF_MAX STEER_CHECK_S
 /* Restores logged one by one per look; the rest in one line. */
 #define POLROUTE_LOG_MAX 8
 
 static int64_t mono_s(void);
+struct daemon;
+static void notify_status(const struct daemon *d, const char *head);
 
 struct daemon {
 	const char *conf_path;
@@ -103,6 +108,15 @@ struct daemon {
 	bool *polroute_taken;           /* per d->conf route: a foreign route in its
 					 * place, said once (NULL: none yet) */
 	int64_t next_steer_check;       /* CLOCK_MONOTONIC seconds */
+	/* The kernel side of d->conf (steer_apply(): fail-open blackholes,
+	 * steering rules, policy routes) failed to apply: d->conf is published
+	 * and runs, the kernel does not hold it yet; watch() retries it. */
+	bool sync_dirty;
+	time_t sync_since;              /* wall clock: the first failure of this spell */
+	uint64_t sync_failures;         /* failed applies, retries included */
+	int64_t sync_next;              /* CLOCK_MONOTONIC s: no retry before */
+	int sync_backoff;               /* s: 1, 2, 4 ... SYNC_BACKOFF_MAX */
+	char sync_err[256];             /* the last failure, one line */
 	int flowlabel_mode;
 	struct srv6_kfeat kfeat;        /* the kernel's own SRv6 features, at start */
 	struct srv6_injdev injdev;      /* injection egress device (ifindex 0: none) */
@@ -124,7 +138,7 @@ struct daemon {
 	struct srv6_worker_stats *base_w;
 	struct srv6_nfq_stats *base_q;
 	struct srv6_inj_stats *base_i;  /* per worker, its injection socket's */
-	uint64_t base_repairs, base_restores;
+	uint64_t base_repairs, base_restores, base_sync_failures;
 };
 
 /* A counter slot's value at `stats reset`, valid while the slot holds the
@@ -581,15 +595,56 @@ static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err,
 	return r;
 }
 
-/* Install srv6d's steering rules for @c (steer auto) or remove them; with
- * `steer none`, also the stale chain a crashed `steer auto` run left. */
+/* With `steer none`: srv6d's own chain goes when it installed one, or when
+ * a crashed `steer auto` run left it (its marker says so). */
+static int steer_none(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
+{
+	bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
+	int r;
+
+	if (d->steered || stale) {
+		r = srv6_steer_remove(steer_chain(d), err, errlen);
+		if (r < 0)
+			return r;
+		if (stale)
+			srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an "
+				 "earlier steer auto run", steer_chain(d));
+		d->steered = false;
+	}
+	/* the operator's rules queue what the routes send to the device:
+	 * rules written for srv6d before policies were routes (-d PREFIX at
+	 * raw PREROUTING) no longer catch it (said at start and reload, not
+	 * at each retry of a failed apply) */
+	if (c->nroutes && !d->sync_dirty)
+		srv6_log(LOG_NOTICE, "steer none: the %zu policies are routes through %s; "
+			 "your rules must queue them at mangle POSTROUTING (-o %s -j "
+			 "NFQUEUE, srv6ctl steer show --template), or srv6d0 drops their "
+			 "traffic", c->nroutes, d->injdev.name[0] ? d->injdev.name : "srv6d0",
+			 d->injdev.name[0] ? d->injdev.name : "srv6d0");
+	return 0;
+}
+
+/*
+ * The kernel side of @c: the fail-open blackholes, srv6d's steering rules
+ * (steer auto: installed; steer none: srv6d's stale chain removed), then the
+ * policies' routes.  The routes follow the capture at mangle POSTROUTING
+ * that receives what they send to srv6d's device: they are synced after
+ * the rules were installed, and after a failed install too when the kernel
+ * holds the rules @c wants all the same (a `route add` or `route del`
+ * changes none of them), so a rule failure does not leave a removed
+ * policy's route sending its traffic to srv6d, nor a new one without its
+ * route.  With `steer none` the capture is the operator's: the routes are
+ * synced whatever the removal of srv6d's chain gave.  Every step is a sync
+ * (running it again converges): 0, or the first failure as -errno with
+ * @err naming the step.  Control thread.
+ */
 static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
 {
 	struct srv6_steer_cfg sc;
-	int r;
+	char rerr[512], what[256];
+	int r, rr;
 
-	/* until policy_routes() runs for @c (after the capture is in place),
-	 * the watch adds no route of @c */
+	/* until policy_routes() runs for @c, the watch adds no route of @c */
 	d->polroute_synced = false;
 	/* fail-open: the blackholes behind the bypass go in first, so that no
 	 * steered prefix is ever bypassed without one (fallback.h). */
@@ -597,31 +652,15 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	if (r < 0)
 		return r;
 	if (c->steer != SRV6_STEER_AUTO) {
-		bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
-
-		if (d->steered || stale) {
-			r = srv6_steer_remove(steer_chain(d), err, errlen);
-			if (r < 0)
-				return r;
-			if (stale)
-				srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an "
-					 "earlier steer auto run", steer_chain(d));
-			d->steered = false;
-		}
-		/* the operator's rules queue what the routes send to the
-		 * device: rules written for srv6d before policies were routes
-		 * (-d PREFIX at raw PREROUTING) no longer catch it */
-		if (c->nroutes)
-			srv6_log(LOG_NOTICE, "steer none: the %zu policies are routes through %s; "
-				 "your rules must queue them at mangle POSTROUTING (-o %s -j "
-				 "NFQUEUE, srv6ctl steer show --template), or srv6d0 drops their "
-				 "traffic", c->nroutes, d->injdev.name[0] ? d->injdev.name : "srv6d0",
-				 d->injdev.name[0] ? d->injdev.name : "srv6d0");
-		return policy_routes(d, c, err, errlen);
+		r = steer_none(d, c, rerr, sizeof(rerr));
+		if (r < 0)
+			srv6_seterr(err, errlen, "steering: %s", rerr);
+		rr = policy_routes(d, c, r < 0 ? rerr : err, r < 0 ? sizeof(rerr) : errlen);
+		return r < 0 ? r : rr;
 	}
 	r = steer_cfg_make(d, c, &sc);
 	if (r < 0) {
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "steering: out of memory");
 		goto out_free;
 	}
 	/* Mark the rules ours before installing: if the install fails half
@@ -629,27 +668,102 @@ static int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, s
 	 * still remove what is there, or SID traffic would go on being sent
 	 * to a queue nobody reads.  Removal accepts a missing chain. */
 	d->steered = true;
-	r = srv6_steer_install(&sc, err, errlen);
-	/* the capture at mangle POSTROUTING is in place: the routes that
-	 * send the policies' traffic to it can follow */
-	if (r == 0)
-		r = policy_routes(d, c, err, errlen);
+	r = srv6_steer_install(&sc, rerr, sizeof(rerr));
+	if (r < 0)
+		srv6_seterr(err, errlen, "steering: %s", rerr);
+	/* the capture is in place: the routes that send the policies'
+	 * traffic to it can follow */
+	if (r == 0 || srv6_steer_check(&sc, what, sizeof(what)) == 0) {
+		rr = policy_routes(d, c, r < 0 ? rerr : err, r < 0 ? sizeof(rerr) : errlen);
+		if (r == 0)
+			r = rr;
+	}
 out_free:
 	srv6_steer_cfg_release(&sc);
 	return r;
 }
 
+/* "2026-01-02T03:04:05Z" of @t. */
+static void utc_str(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/*
+ * The kernel side of the running conf failed to apply (@when: "reload",
+ * "route add"..., "retry", "timer check"; @err: which step and why): counted,
+ * its first failure and the last reason kept for `srv6ctl status`, retried
+ * by watch() after 1, 2, 4 ... SYNC_BACKOFF_MAX s until it holds.  Logged
+ * and announced when it starts or its reason changes.  Control thread.
+ */
+static void sync_failed(struct daemon *d, const char *when, const char *err)
+{
+	bool news = !d->sync_dirty || strcmp(d->sync_err, err);
+
+	d->sync_failures++;
+	if (!d->sync_dirty) {
+		d->sync_since = time(NULL);
+		d->sync_backoff = 0;
+	}
+	d->sync_backoff = d->sync_backoff ? d->sync_backoff * 2 : 1;
+	if (d->sync_backoff > SYNC_BACKOFF_MAX)
+		d->sync_backoff = SYNC_BACKOFF_MAX;
+	d->sync_next = mono_s() + d->sync_backoff;
+	snprintf(d->sync_err, sizeof(d->sync_err), "%s", err);
+	if (news) {
+		srv6_log(LOG_ERR, "%s: %s: the kernel does not hold the running configuration's "
+			 "rules and routes; tried again (at most every %d s) until it does", when,
+			 err, SYNC_BACKOFF_MAX);
+		srv6_ctlsock_event(d->ctl, "steering", "failed (%s): %s", when, err);
+	}
+	if (!d->sync_dirty) {
+		d->sync_dirty = true;
+		notify_status(d, "");
+	}
+}
+
+/* The kernel side of the running conf holds again after sync_failed():
+ * logged, announced, and said in STATUS=.  Control thread. */
+static void sync_ok(struct daemon *d)
+{
+	long long secs = (long long)(time(NULL) - d->sync_since);
+
+	d->sync_dirty = false;
+	d->sync_backoff = 0;
+	d->sync_err[0] = '\0';
+	srv6_log(LOG_NOTICE, "steering rules and policy routes in place again (out of sync "
+		 "for %lld s)", secs);
+	srv6_ctlsock_event(d->ctl, "steering", "in sync again after %lld s", secs);
+	notify_status(d, "");
+}
+
+/* A kernel side that failed to apply, applied again (steer_apply() is a
+ * sync).  watch(), once the backoff has passed. */
+static void sync_retry(struct daemon *d)
+{
+	char err[512];
+
+	if (steer_apply(d, &d->conf, err, sizeof(err)) < 0)
+		sync_failed(d, "retry", err);
+	else
+		sync_ok(d);
+}
+
 /* Whether srv6d's steering is still what it installed (a firewall reload or
  * `nft flush ruleset` removes it; a rule inserted in front bypasses it):
- * if not, say what changed, count it and install again.  @when: "timer",
- * "reload".  Control thread. */
+ * if not, say what changed, count it and install again; an install that
+ * fails makes the whole kernel side a retry of watch() (sync_failed()).
+ * @when: "timer", "reload".  Control thread. */
 static void steer_watch(struct daemon *d, const char *when)
 {
 	struct srv6_steer_cfg sc;
-	char what[512], err[512];
+	char what[512], err[512], head[32];
 	int r;
 
-	if (!d->steered || d->conf.steer != SRV6_STEER_AUTO)
+	if (!d->steered || d->conf.steer != SRV6_STEER_AUTO || d->sync_dirty)
 		return;
 	if (steer_cfg_make(d, &d->conf, &sc) < 0) {
 		srv6_steer_cfg_release(&sc);
@@ -662,8 +776,11 @@ static void steer_watch(struct daemon *d, const char *when)
 		d->steer_repairs++;
 		srv6_log(LOG_WARNING, "steering (%s check): %s: installing it again", when, what);
 		srv6_ctlsock_event(d->ctl, "steering", "reinstalled (%s check): %s", when, what);
-		if (srv6_steer_install(&sc, err, sizeof(err)) < 0)
-			srv6_log(LOG_ERR, "steering: %s", err);
+		if (srv6_steer_install(&sc, what, sizeof(what)) < 0) {
+			srv6_seterr(err, sizeof(err), "steering: %s", what);
+			snprintf(head, sizeof(head), "%s check", when);
+			sync_failed(d, head, err);
+		}
 	}
 	srv6_steer_cfg_release(&sc);
 }
@@ -803,12 +920,14 @@ static void dump_pqueues(struct dump_ctx *x)
 		snprintf(line, sizeof(line),
 			 "pqueue %u packets=%llu accepted=%llu dropped=%llu repeated=%llu "
 			 "requeued=%llu guarded=%llu held=%llu released=%llu late=%llu enobufs=%llu "
-			 "held-now=%zu", pq->cfg.queue, (unsigned long long)s.packets,
+			 "held-now=%zu evicted=%llu reconciled=%llu kernel-dropped=%llu",
+			 pq->cfg.queue, (unsigned long long)s.packets,
 			 (unsigned long long)s.accepted, (unsigned long long)s.dropped,
 			 (unsigned long long)s.repeated, (unsigned long long)s.requeued,
 			 (unsigned long long)s.guarded, (unsigned long long)s.held,
 			 (unsigned long long)s.released, (unsigned long long)s.late,
-			 (unsigned long long)s.enobufs, nheld);
+			 (unsigned long long)s.enobufs, nheld, (unsigned long long)s.evicted,
+			 (unsigned long long)s.reconciled, (unsigned long long)s.kernel_dropped);
 		if (x->f)
 			fprintf(x->f, "%s\n", line);
 		else
@@ -829,6 +948,9 @@ static int fill_stats(FILE *f, void *arg)
 		(unsigned long long)(x.d->steer_repairs - x.d->base_repairs));
 	fprintf(f, "policy-routes restored=%llu\n",
 		(unsigned long long)(x.d->route_restores - x.d->base_restores));
+	fprintf(f, "sync failed-applies=%llu out-of-sync=%d\n",
+		(unsigned long long)(x.d->sync_failures - x.d->base_sync_failures),
+		x.d->sync_dirty);
 	srv6_pending_print(&x.d->pend, &x.d->conf, f);
 	return 0;
 }
@@ -851,6 +973,9 @@ static void dump_counters(struct daemon *d, bool to_log)
 			 (unsigned long long)(d->steer_repairs - d->base_repairs));
 		srv6_log(LOG_INFO, "policy-routes restored=%llu",
 			 (unsigned long long)(d->route_restores - d->base_restores));
+		srv6_log(LOG_INFO, "sync failed-applies=%llu out-of-sync=%d",
+			 (unsigned long long)(d->sync_failures - d->base_sync_failures),
+			 d->sync_dirty);
 		srv6_pending_print(&d->pend, &d->conf, NULL);
 	}
 	if (d->stats_path && srv6_file_replace(d->stats_path, fill_stats, d, err, sizeof(err)) < 0)
@@ -943,16 +1068,22 @@ static void start_only_changes(const struct srv6_conf *run,
 
 /*
  * Make @nc (parsed, owned by the call) the running configuration: resolve
- * its contexts and sources, publish it (the RCU swap), steer it.  On failure
- * the running configuration stays, @nc is freed and @err says why.  @what
- * ("reload", "sid add"...) heads the log lines.  Control thread.
+ * its contexts and sources, publish it (the RCU swap), steer it.  0 when
+ * all of it holds.  -errno with @err saying why, and *@live false, when a
+ * step before the publish failed: the running configuration stays, @nc is
+ * freed.  -errno with *@live true when only the kernel side (steer_apply():
+ * fail-open blackholes, steering rules, policy routes) failed: @nc is the
+ * running configuration then (its tables are live; undoing them would need
+ * the kernel that just failed), d->sync_dirty is set and watch() applies
+ * the kernel side again until it holds.  @what ("reload", "sid add"...)
+ * heads the log lines.  Control thread.
  */
 static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *err,
-		      size_t errlen)
+		      size_t errlen, bool *live)
 {
 	struct srv6_pending np;
 	char serr[512];
-	int r;
+	int r, sr;
 
 	warn_unsupported(d, nc);
 	read_sysctls(d);
@@ -960,6 +1091,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	start_only_changes(&d->conf, nc, what);
 	size_t nctx = srv6_nhctx_count(d->nh);
 
+	*live = false;
 	if (srv6_pending_init(&np, d->conf_path, nc) < 0) {
 		srv6_seterr(err, errlen, "out of memory");
 		srv6_log(LOG_ERR, "%s: out of memory (keeping the running configuration)", what);
@@ -969,6 +1101,11 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	/* A policy route that would collide with the operator's (same
 	 * prefix and metric) refuses the change before anything moves. */
 	r = d->injdev.ifindex ? srv6_polroute_check(nc, d->injdev.ifindex, err, errlen) : 0;
+	if (!r && nc->nroutes && !d->injdev.ifindex) {   /* as at start (egress_setup()) */
+		snprintf(err, errlen, "headend policies need srv6d's device (route lines are "
+			 "kernel routes through it), which could not be created at start");
+		r = -ENODEV;
+	}
 	if (r < 0) {
 		srv6_log(LOG_ERR, "%s: %s (keeping the running configuration)", what, err);
 		goto out_free;
@@ -1018,10 +1155,14 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	free(d->polroute_taken);   /* per route of the old conf */
 	d->polroute_taken = NULL;
 	srv6_log_set_level(d->conf.log_level);
-	r = steer_apply(d, &d->conf, serr, sizeof(serr));
-	if (r < 0) {
-		srv6_log(LOG_ERR, "%s: steering: %s", what, serr);
-		srv6_ctlsock_event(d->ctl, "steering", "failed: %s", serr);
+	*live = true;
+	sr = steer_apply(d, &d->conf, serr, sizeof(serr));
+	if (sr < 0) {
+		sync_failed(d, what, serr);
+		snprintf(err, errlen, "%s (the change is in srv6d's tables; the kernel side is "
+			 "retried until it holds: srv6ctl status)", serr);
+	} else if (d->sync_dirty) {   /* an earlier failure: this apply holds */
+		sync_ok(d);
 	}
 	/* No worker holds an old SID once a grace period has passed: only
 	 * then may the contexts (marks) of removed SIDs go. */
@@ -1032,7 +1173,7 @@ static int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, 
 	if (srv6_nhctx_count(d->nh) != nctx)
 		srv6_ctlsock_event(d->ctl, "contexts", "%s: %zu next-hop contexts installed (were %zu)",
 				   what, srv6_nhctx_count(d->nh), nctx);
-	return 0;
+	return sr;
 
 out_free:
 	srv6_pending_free(&np);
@@ -1041,10 +1182,13 @@ out_free:
 }
 
 /* SIGHUP and `srv6ctl reload`: 0, or -errno with "FILE:LINE: message" (or
- * another one-line reason) in @err; the running configuration stays then. */
+ * another one-line reason) in @err; the running configuration stays then,
+ * unless only its kernel side failed (conf_apply(): the file runs, the
+ * kernel side is retried). */
 static int reload(struct daemon *d, char *err, size_t errlen)
 {
 	struct srv6_conf nc;
+	bool live;
 	int r;
 
 	steer_watch(d, "reload");
@@ -1055,12 +1199,13 @@ static int reload(struct daemon *d, char *err, size_t errlen)
 		return r;
 	}
 	conf_warnings(&nc, NULL);
-	r = conf_apply(d, &nc, "reload", err, errlen);
+	r = conf_apply(d, &nc, "reload", err, errlen, &live);
+	if (live)
+		d->loaded = time(NULL);
 	if (r < 0) {
 		srv6_ctlsock_event(d->ctl, "reload", "failed: %s", err);
 		return r;
 	}
-	d->loaded = time(NULL);
 	srv6_log(LOG_NOTICE, "reloaded %s: %zu SIDs, %zu routes, %zu pending", d->conf_path,
 		 d->conf.nsids, d->conf.nroutes, d->pend.count);
 	if (d->pend.count)
@@ -1247,13 +1392,16 @@ static void retry_publish(struct daemon *d)
  * waits: a degraded start). */
 static void notify_status(const struct daemon *d, const char *head)
 {
-	char pend[64] = "";
+	char pend[64] = "", sync[320] = "";
 
 	if (d->pend.count)
 		snprintf(pend, sizeof(pend), ", %zu pending", d->pend.count);
-	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s%s",
+	if (d->sync_dirty)
+		snprintf(sync, sizeof(sync), ", rules and routes out of sync (retrying): %s",
+			 d->sync_err);
+	srv6_notify("%sSTATUS=running: %zu SIDs, %zu routes, queues %u-%u, steering %s%s%s",
 		    head, d->conf.nsids, d->conf.nroutes, d->conf.queue_first, d->conf.queue_last,
-		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", pend);
+		    d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none", pend, sync);
 }
 
 /* ---- degraded start: completing what waits (linkwatch.h, pending.h) ---- */
@@ -1556,6 +1704,9 @@ static int watch(struct daemon *d)
 {
 	if (watch_workers(d) < 0)
 		return -1;
+	/* a failed apply first: it installs the rules anyway */
+	if (d->sync_dirty && mono_s() >= d->sync_next)
+		sync_retry(d);
 	if (mono_s() >= d->next_steer_check) {
 		d->next_steer_check = mono_s() + STEER_CHECK_S;
 		steer_watch(d, "timer");
@@ -1894,6 +2045,7 @@ static int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, c
 	int family = route ? AF_UNSPEC : AF_INET6;
 	uint8_t addr[16] = { 0 }, plen = 0;
 	size_t i, n;
+	bool live;
 	int r;
 
 	snprintf(what, sizeof(what), "%s %s", q->cmd->object, q->cmd->command);
@@ -1954,10 +2106,18 @@ static int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, c
 			return r;
 		}
 	}
-	r = conf_apply(d, &nc, what, err, errlen);
+	r = conf_apply(d, &nc, what, err, errlen, &live);
 	if (r < 0) {
+		char why[SRV6_CTL_ERRLEN];
+
 		srv6_ctlsock_event(d->ctl, q->cmd->object, "%s %s failed: %s", q->cmd->command,
 				   q->argv[0], err);
+		if (live) {   /* in the running conf: the answer says it failed, and what */
+			srv6_log(LOG_NOTICE, "%s %s (srv6ctl; until the next reload): its kernel side "
+				 "failed", what, q->argv[0]);
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "%s %s: %s", what, q->argv[0], why);
+		}
 		return r;
 	}
 	srv6_log(LOG_NOTICE, "%s %s (srv6ctl; until the next reload)", what, q->argv[0]);
@@ -2320,11 +2480,10 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		{ "ip6tables_raw", "/proc/net/ip6_tables_names" },
 	};
 	time_t now = time(NULL);
-	char loaded[64];
-	struct tm tm;
+	char loaded[64], since[64];
 
-	gmtime_r(&d->loaded, &tm);
-	strftime(loaded, sizeof(loaded), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	utc_str(d->loaded, loaded, sizeof(loaded));
+	utc_str(d->sync_since, since, sizeof(since));
 	start_only_strs(&d->conf, cpus, sizeof(cpus), sched, sizeof(sched), &egress);
 	if (q->json) {
 		fprintf(o, "{\"version\":\"%s\",\"pid\":%ld,\"uptime\":%lld,\"config\":", SRV6D_VERSION,
@@ -2341,6 +2500,15 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		fprintf(o, ",\"ipv4\":\"%s\",\"l2\":\"%s\",\"device\":", d->injdev.ifindex ? "inject" : "unsupported",
 			d->injdev.ifindex ? "oif" : "unsupported");
 		srv6_json_str(o, d->injdev.ifindex ? d->injdev.name : "");
+		fprintf(o, "},\"sync\":{\"in_sync\":%s,\"failed_applies\":%llu,\"since\":",
+			d->sync_dirty ? "false" : "true", (unsigned long long)d->sync_failures);
+		if (d->sync_dirty) {
+			srv6_json_str(o, since);
+			fprintf(o, ",\"error\":");
+			srv6_json_str(o, d->sync_err);
+		} else {
+			fprintf(o, "null,\"error\":null");
+		}
 		fprintf(o, "},\"kernel\":{\"seg6\":%s,\"seg6local\":%s,\"seg6_hmac\":%s",
 			srv6_kfeat_json(d->kfeat.seg6), srv6_kfeat_json(d->kfeat.seg6local),
 			srv6_kfeat_json(d->kfeat.seg6_hmac));
@@ -2365,6 +2533,12 @@ static int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		d->conf.queue_last, d->conf.fail_open ? "yes" : "no",
 		d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
 		d->steered ? "installed" : "not installed");
+	if (d->sync_dirty)
+		fprintf(o, "rules and routes OUT OF SYNC since %s (%llu failed applies, retried until "
+			"they hold): %s\n", since, (unsigned long long)d->sync_failures, d->sync_err);
+	else
+		fprintf(o, "rules and routes in sync (%llu failed applies)\n",
+			(unsigned long long)d->sync_failures);
 	fprintf(o, "as started: queue-maxlen %u, cpu-affinity %s, worker-sched %s, egress %s\n",
 		d->conf.queue_maxlen, cpus, sched, egress);
 	fprintf(o, "egress ipv6 %s%s (%s)\n", d->inject6 ? "injected through " : "verdicts",
@@ -2532,6 +2706,13 @@ static int ctl_prometheus(struct daemon *d, FILE *o)
 		  "Policy routes found gone from the kernel and added again.");
 	fprintf(o, "srv6d_policy_routes_restored_total %llu\n",
 		(unsigned long long)(d->route_restores - d->base_restores));
+	prom_head(o, "sync_failed_applies_total", "counter",
+		  "Applies of the steering rules and policy routes that failed (retries included).");
+	fprintf(o, "srv6d_sync_failed_applies_total %llu\n",
+		(unsigned long long)(d->sync_failures - d->base_sync_failures));
+	prom_head(o, "sync_out_of_sync", "gauge",
+		  "1 while the kernel does not hold the running steering rules and policy routes.");
+	fprintf(o, "srv6d_sync_out_of_sync %d\n", d->sync_dirty);
 	prom_head(o, "start_time_seconds", "gauge", "Start time, Unix seconds.");
 	fprintf(o, "srv6d_start_time_seconds %lld\n", (long long)d->started);
 	prom_head(o, "config_load_time_seconds", "gauge", "Last configuration load, Unix seconds.");
@@ -2579,9 +2760,12 @@ static int ctl_stats(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, ch
 			return -ENOMEM;
 		fprintf(o, ",\"queues\":");
 		(void)ctl_queue(d, &sq, o, err, errlen);
-		fprintf(o, ",\"steering\":{\"repairs\":%llu},\"policy_routes\":{\"restored\":%llu}}\n",
+		fprintf(o, ",\"steering\":{\"repairs\":%llu},\"policy_routes\":{\"restored\":%llu},"
+			"\"sync\":{\"failed_applies\":%llu,\"out_of_sync\":%s}}\n",
 			(unsigned long long)(d->steer_repairs - d->base_repairs),
-			(unsigned long long)(d->route_restores - d->base_restores));
+			(unsigned long long)(d->route_restores - d->base_restores),
+			(unsigned long long)(d->sync_failures - d->base_sync_failures),
+			d->sync_dirty ? "true" : "false");
 	}
 	return 0;
 }
@@ -2653,6 +2837,7 @@ static int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen)
 	d->base_i = bi;
 	d->base_repairs = d->steer_repairs;
 	d->base_restores = d->route_restores;
+	d->base_sync_failures = d->sync_failures;
 	for (unsigned int i = 0; i < d->npqs; i++)
 		if (d->pqs[i].running)
 			srv6_pq_reset(&d->pqs[i]);
@@ -2928,6 +3113,7 @@ int main(int argc, char **argv)
 		};
 
 		d.pqs[i].cfg = d.conf.pqueues[i];
+		d.pqs[i].held_max = d.conf.queue_maxlen;   /* pqueue.h: the bound */
 		r = srv6_nfq_open(&d.pqs[i].nfq, &o, err, sizeof(err));
 		if (r < 0) {
 			srv6_log(LOG_ERR, "policy %s", err);
