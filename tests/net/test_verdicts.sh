@@ -29,9 +29,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin
 
 SID=2001:db8:ff::1 SID9=2001:db8:ff::9
 in_rtr ip6tables -t mangle -A PREROUTING -d $SID -j DROP
