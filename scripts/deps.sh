@@ -9,7 +9,7 @@ set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev
 libnetfilter-queue-dev libmnl-dev libnl-3-dev libnl-route-3-dev
 liburcu-dev libcmocka-dev libssl-dev
-iproute2 iptables python3-scapy tcpdump procps gdb
+iproute2 iptables python3-scapy tcpdump procps gdb strace
 dpkg-dev debhelper mandoc
 qemu-system-x86 busybox-static kmod xz-utils zstd file"
 missing=""

@@ -105,8 +105,23 @@ static int link_setup(struct nl_sock *sk, const char *name, bool kernel_end)
 	return r < 0 ? -EIO : 0;
 }
 
+/* @err for a failed write of net.@fam.conf.@dev.@key (-@r): the sysctl and,
+ * for a read-only /proc/sys (a service sandbox), the directory that must be
+ * writable. */
+static void sysctl_err(const struct srv6_injdev *d, const char *fam, const char *dev,
+		       const char *key, int r, char *err, size_t errlen)
+{
+	if (r == -EROFS)
+		srv6_seterr(err, errlen, "egress device %s: sysctl net.%s.conf.%s.%s: %s "
+			    "(/proc/sys/net/%s/conf must be writable, see srv6d(8))", d->name, fam,
+			    dev, key, strerror(-r), fam);
+	else
+		srv6_seterr(err, errlen, "egress device %s: sysctl net.%s.conf.%s.%s: %s", d->name,
+			    fam, dev, key, strerror(-r));
+}
+
 /* The sysctls each end needs (see inject.h); before the links go up. */
-static int dev_sysctls(const struct srv6_injdev *d, const char **what)
+static int dev_sysctls(const struct srv6_injdev *d, char *err, size_t errlen)
 {
 	static const struct {
 		bool kernel_end;
@@ -143,11 +158,13 @@ static int dev_sysctls(const struct srv6_injdev *d, const char **what)
 	};
 
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
-		int r = write_sysctl(tab[i].fam, tab[i].kernel_end ? d->name : d->peer,
-				     tab[i].key, tab[i].val);
+		const char *dev = tab[i].kernel_end ? d->name : d->peer;
+		int r = write_sysctl(tab[i].fam, dev, tab[i].key, tab[i].val);
 
-		if (r < 0 && !(r == -ENOENT && !strcmp(tab[i].fam, "ipv4"))) {
-			*what = tab[i].key;
+		if (r == -ENOENT && !strcmp(tab[i].fam, "ipv4"))
+			continue;   /* a kernel without IPv4 */
+		if (r < 0) {
+			sysctl_err(d, tab[i].fam, dev, tab[i].key, r, err, errlen);
 			return r;
 		}
 	}
@@ -171,7 +188,6 @@ int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t 
 {
 	struct rtnl_link *l = NULL, *peer;
 	struct nl_sock *sk;
-	const char *what = "";
 	size_t n = strlen(name);
 	int r;
 
@@ -231,17 +247,19 @@ int srv6_injdev_open(struct srv6_injdev *d, const char *name, char *err, size_t 
 		r = -EIO;
 		goto out_sock;
 	}
-	r = dev_sysctls(d, &what);
-	if (r < 0) {
-		srv6_seterr(err, errlen, "egress device %s: sysctl %s: %s", d->name, what,
-			    strerror(-r));
+	r = dev_sysctls(d, err, errlen);
+	if (r < 0)
 		goto out_del;
-	}
 	r = link_setup(sk, d->peer, false);
 	if (r == 0)
 		r = link_setup(sk, d->name, true);
-	if (r == 0)
+	if (r == 0) {
 		r = write_sysctl("ipv6", d->name, "disable_ipv6", "0");
+		if (r < 0) {
+			sysctl_err(d, "ipv6", d->name, "disable_ipv6", r, err, errlen);
+			goto out_del;
+		}
+	}
 	if (r == 0)
 		r = link_read(sk, d->name, &d->ifindex, d->mac);
 	if (r == 0)
