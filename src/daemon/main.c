@@ -1246,7 +1246,7 @@ static int egress_setup(struct daemon *d, char *err, size_t errlen)
 		}
 		srv6_log(LOG_WARNING, "no injection egress (%s): IPv6 results go in verdicts, "
 			 "IPv4 results and Ethernet frames are dropped and counted", derr);
-		snprintf(d->egress_why, sizeof(d->egress_why), "no injection device");
+		snprintf(d->egress_why, sizeof(d->egress_why), "no injection device: %.200s", derr);
 		d->inject6 = false;
 		warn_unsupported(d, c);
 		return 0;

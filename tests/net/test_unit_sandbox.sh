@@ -641,6 +641,8 @@ if unit_start "$RO, egress auto" "$STAGE/entries-ro"; then
 	out=$($CTL status 2>&1)
 	check "$RO, egress auto: srv6ctl status names it" \
 		grep -q 'egress ipv4 and l2: no injection device (dropped, counted as unsupported)' <<<"$out"
+	check "$RO, egress auto: srv6ctl status says why (the sysctl)" \
+		grep -Eq 'egress ipv6 verdicts \(no injection device: egress device srv6d0: sysctl net\.ipv6\.conf\.srv6d0p?\.[a-z_0-9]+: Read-only' <<<"$out"
 	check "$RO, egress auto: srv6d0 was not left behind" \
 		eval '! ip -n "$NS_RTR" link show srv6d0 >/dev/null 2>&1'
 	send_dx4 "$RO, egress auto" 0
