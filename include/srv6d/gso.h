@@ -19,7 +19,9 @@
  *   srv6_csum_complete() finish a partial checksum (skb_checksum_help);
  *   srv6_tcp_segment()  cut a TCP super-packet into segments, each with its
  *                       IP lengths, IPv4 ids and header checksums, TCP
- *                       sequence number, flags and a full TCP checksum.
+ *                       sequence number, flags and a full TCP checksum;
+ *   srv6_gso_mss()      the segment size of a result: what the input link
+ *                       allowed the sender, what the output MTU allows.
  *
  * Pure: no I/O, no allocation, every read bounded by the length given.
  */
@@ -32,6 +34,10 @@
 #include <stdint.h>
 
 #define SRV6_L4_MAX_IP 4   /* IP headers in one chain (outer + tunnels) */
+/* The smallest TCP payload a segment srv6d makes carries: the kernel's
+ * TCP_MIN_SND_MSS (include/net/tcp.h; net.ipv4.tcp_min_snd_mss's default),
+ * the smallest segment size its TCP uses or accepts from a peer. */
+#define SRV6_GSO_MSS_MIN 48
 
 struct srv6_l4info {
 	unsigned int nip;                 /* IP headers, outermost first */
@@ -102,5 +108,16 @@ int srv6_tcp_segment(const uint8_t *p, size_t len, const struct srv6_l4info *li,
 /** srv6_tcp_segment_room - bytes srv6_tcp_segment() writes for @p's layout and @mss.  Pure. */
 size_t srv6_tcp_segment_room(size_t len, const struct srv6_l4info *li, size_t mss,
 			     unsigned int *nsegs);
+
+/**
+ * srv6_gso_mss - the TCP payload per segment of a super-packet's result:
+ * @in_room (what the input side allows: its link MTU less the input's
+ * headers through the TCP options), or less when the output MTU @out_mtu
+ * less the result's headers @out_hl is smaller (an encapsulation, an
+ * inserted SRH).  0 (no segment can be made that fits) when @out_mtu does
+ * not exceed @out_hl (0: not known) or the size would be under
+ * SRV6_GSO_MSS_MIN.  Pure.
+ */
+size_t srv6_gso_mss(size_t in_room, unsigned int out_mtu, size_t out_hl);
 
 #endif

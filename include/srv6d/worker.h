@@ -44,7 +44,11 @@
  * does when the next segment's route is itself a seg6local route, without a
  * hop limit decrement in between.  At most SRV6_CHAIN_MAX steps (the kernel's
  * lwtunnel recursion limit, XMIT_RECURSION_LIMIT); one more is dropped with
- * the drop reason "loop".  Every SID of the chain counts the packet.
+ * the drop reason "loop".  Every SID of the chain counts the packet.  A
+ * policy's result that routing brings back to srv6d's device showing more
+ * than SRV6_CHAIN_MAX levels (srv6_nest_depth: encapsulations, stacked
+ * SRHs) is dropped without ICMP as the policy's "loop" (the kernel drops
+ * at its lwtunnel recursion limit, silently).
  *   shutdown                  the batch in hand is finished, then the socket
  *                             is drained without blocking, then unbound.
  *
@@ -137,11 +141,18 @@ struct srv6_worker {
 	struct srv6_icmp_tx *icmp;
 	struct srv6_worker_stats st;
 	struct srv6_ratelimit hmac_rl;   /* "SRH HMAC check failed" lines */
+	struct srv6_ratelimit loop_rl;   /* a policy's result back too deep */
+	/* conf gso refusals, one line each (docs/DATAPATH.md "GSO") */
+	struct srv6_ratelimit gso_mtu_rl;   /* no segment size fits the MTU */
+	struct srv6_ratelimit gso_segs_rl;  /* too many software segments */
+	struct srv6_ratelimit gso_big_rl;   /* result over 65535 bytes */
+	struct srv6_ratelimit trunc_rl;     /* over NFQUEUE's copy limit */
 	uint8_t *segbuf;         /* software GSO segments until the inject flush */
 	size_t segused;
 	int ifd;                 /* ioctl socket for link MTUs (-1 none yet) */
-	unsigned int mtu_min;    /* smallest MTU of the links that are up */
-	int64_t mtu_at;          /* when read (CLOCK_MONOTONIC_COARSE s) */
+	unsigned int mtu6, mtu4; /* smallest MTU of the up links that can carry
+				    IPv6 / IPv4 (never 0 once read) */
+	int64_t mtu_at;          /* when read (CLOCK_MONOTONIC_COARSE s; -1 never) */
 };
 
 /**

@@ -266,3 +266,14 @@ int srv6_tcp_segment(const uint8_t *p, size_t len, const struct srv6_l4info *li,
 	}
 	return (int)n;
 }
+
+size_t srv6_gso_mss(size_t in_room, unsigned int out_mtu, size_t out_hl)
+{
+	size_t mss = in_room;
+
+	if (out_mtu <= out_hl)
+		return 0;
+	if (out_mtu - out_hl < mss)
+		mss = out_mtu - out_hl;
+	return mss < SRV6_GSO_MSS_MIN ? 0 : mss;
+}

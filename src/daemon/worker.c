@@ -25,6 +25,7 @@
 #include "srv6d/headend.h"
 #include "srv6d/icmp_tx.h"
 #include "srv6d/log.h"
+#include "srv6d/nest.h"
 #include "srv6d/nfq.h"
 #include "srv6d/seg6.h"
 #include "srv6d/worker.h"
@@ -43,9 +44,10 @@
 /* Software GSO: segments wait here for the inject flush. */
 #define SEGBUF_SIZE (256u << 10)
 #define SEG_MAX     256
-/* A segment carries at least this much payload (RFC 9293's default MSS
- * over IPv4: anything smaller is not a path this code should invent). */
-#define MSS_MIN     536
+/* The kernel caps an NFQUEUE copy at NFQNL_MAX_COPY_RANGE, 0xffff less an
+ * attribute header (NFQA_PAYLOAD's length is 16 bits): a longer packet
+ * comes with NFQA_CAP_LEN, cut. */
+#define NFQ_COPY_MAX (0xffffu - 4)
 
 /* Per-SID counters: the worker is the only writer of its slot; relaxed
  * stores keep concurrent readers (counter dumps) well-defined. */
@@ -130,38 +132,6 @@ static bool run_step(struct srv6_worker *w, struct srv6_pkt *pkt, struct srv6_re
 	return true;
 }
 
-/* How many IP headers deep the IPv6 packet @ip/@len nests, following
- * IPv6-in-IPv6 (41) and IPv4-in-IPv6 (4) through SRHs (43, type 4): 1 for
- * a plain packet, one more per encapsulation.  Stops at SRV6_CHAIN_MAX + 2
- * or at anything else.  Pure. */
-static unsigned int encap_depth(const uint8_t *ip, size_t len)
-{
-	unsigned int depth = 1;
-	size_t off = 40;
-	uint8_t nh;
-
-	if (len < 40 || (ip[0] >> 4) != 6)
-		return 1;
-	nh = ip[6];
-	while (depth <= SRV6_CHAIN_MAX + 1) {
-		if (nh == IPPROTO_ROUTING && off + 8 <= len && ip[off + 2] == 4) {
-			size_t l = 8 + (size_t)ip[off + 1] * 8;
-
-			nh = ip[off];
-			off += l;
-		} else if (nh == IPPROTO_IPV6 && off + 40 <= len) {
-			depth++;
-			nh = ip[off + 6];
-			off += 40;
-		} else {
-			if (nh == IPPROTO_IPIP)
-				depth++;
-			break;
-		}
-	}
-	return depth;
-}
-
 /* IPv4 TTL + 1, the header checksum updated as ip_decrease_ttl() updates
  * it, the other way (RFC 1624). */
 static void ttl_inc(uint8_t *ip)
@@ -235,23 +205,29 @@ static int inject(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
 }
 
-/* The smallest MTU of this namespace's interfaces that are up (loopback
- * left out), re-read at most once a second; 0 when none could be read.  A
- * segment that fits it fits every link the kernel can send it out of. */
-static unsigned int links_min_mtu(struct srv6_worker *w)
+/* The smallest MTU of this namespace's links that are up and can carry
+ * @family (AF_INET6 or AF_INET), loopback left out: IPv6 needs 1280 bytes
+ * (RFC 8200 5), IPv4 68 (RFC 791), and the kernel turns the family off on a
+ * smaller link, which then is the output of nothing of that family (an up
+ * CAN or AX.25 interface, an IPv4-only link of 576 bytes...).  Re-read at
+ * most once a second; IPv6's 1280 / IPv4's 576 when no such link could be
+ * read, never 0.  A segment that fits it fits every link the kernel can
+ * send it out of. */
+static unsigned int links_min_mtu(struct srv6_worker *w, int family)
 {
 	struct if_nameindex *ifs, *i;
+	unsigned int min6 = 0, min4 = 0;
 	struct timespec ts;
-	unsigned int min = 0;
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	if (w->mtu_at == (int64_t)ts.tv_sec && w->mtu_min)
-		return w->mtu_min;
+	if (w->mtu_at == (int64_t)ts.tv_sec)
+		return family == AF_INET ? w->mtu4 : w->mtu6;
 	if (w->ifd < 0)
 		w->ifd = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	ifs = w->ifd >= 0 ? if_nameindex() : NULL;
 	for (i = ifs; i && i->if_index; i++) {
 		struct ifreq ifr;
+		unsigned int mtu;
 
 		memset(&ifr, 0, sizeof(ifr));
 		snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", i->if_name);
@@ -260,39 +236,51 @@ static unsigned int links_min_mtu(struct srv6_worker *w)
 			continue;
 		if (ioctl(w->ifd, SIOCGIFMTU, &ifr) < 0 || ifr.ifr_mtu <= 0)
 			continue;
-		if (!min || (unsigned int)ifr.ifr_mtu < min)
-			min = (unsigned int)ifr.ifr_mtu;
+		mtu = (unsigned int)ifr.ifr_mtu;
+		if (mtu >= 1280 && (!min6 || mtu < min6))
+			min6 = mtu;
+		if (mtu >= 68 && (!min4 || mtu < min4))
+			min4 = mtu;
 	}
 	if (ifs)
 		if_freenameindex(ifs);
-	w->mtu_min = min;
+	w->mtu6 = min6 ? min6 : 1280;
+	w->mtu4 = min4 ? min4 : 576;
 	w->mtu_at = (int64_t)ts.tv_sec;
-	return min;
+	return family == AF_INET ? w->mtu4 : w->mtu6;
 }
 
-/* The TCP payload per segment for the GSO packet @p, which NFQUEUE does not
- * say: the smallest MTU of the host's links that are up (so that no segment
- * is too big for the output, whichever it is; IPv6's 1280 / IPv4's 576 when
- * none can be read) less the packet's own headers through the TCP options.
- * Never larger than the input link allowed the sender's segments.  A
+/* What the input link allowed the sender's segments of the GSO packet @p,
+ * which NFQUEUE does not say: the smallest MTU of the links that can carry
+ * its family less the packet's own headers through the TCP options (0 when
+ * they do not fit it).  Never larger than the input link allowed them.  A
  * smaller MSS of the sender (a lower path MTU further on) is not known here:
- * docs/DATAPATH.md.  0 when @p is no TCP super-packet srv6d can segment (UDP
- * GSO...). */
-static size_t gso_mss(struct srv6_worker *w, const struct srv6_nfq_packet *p)
+ * docs/DATAPATH.md.  -EPROTO when @p is no TCP super-packet srv6d can
+ * segment (UDP GSO...). */
+static long gso_in_room(struct srv6_worker *w, const struct srv6_nfq_packet *p)
 {
 	struct srv6_l4info li;
 	unsigned int mtu;
 	size_t hl;
 
 	if (srv6_l4_parse(p->data, p->len, &li) < 0 || li.l4_proto != IPPROTO_TCP)
-		return 0;
-	mtu = links_min_mtu(w);
-	if (!mtu)
-		mtu = li.ip_ver[0] == 6 ? 1280 : 576;
+		return -EPROTO;
+	mtu = links_min_mtu(w, li.ip_ver[0] == 6 ? AF_INET6 : AF_INET);
 	hl = (size_t)li.l4_off + li.l4_hlen;
-	if (mtu < hl + MSS_MIN)
-		return 0;
-	return mtu - hl;
+	return mtu > hl ? (long)(mtu - hl) : 0;
+}
+
+/* A GSO super-packet whose result cannot be carried whole: longer than an
+ * IPv6 Payload Length or the injection device's MTU (65,535 bytes) allow.
+ * The kernel would segment it with the sender's size; srv6d does not split
+ * it (docs/DATAPATH.md, "GSO"). */
+static void log_gso_big(struct srv6_worker *w, size_t len)
+{
+	srv6_log_rl(&w->gso_big_rl, LOG_WARNING,
+		    "queue %u: a %zu-byte GSO super-packet has no room for the headers its SID or "
+		    "policy adds (65535 bytes at most): dropped (no-room); gso off, or a "
+		    "gro_max_size / gso_max_size leaving room for them, avoids it",
+		    srv6_nfq_queue(w->nfq), len);
 }
 
 static int gso_drop(struct srv6_worker *w, struct srv6_nfq_packet *p, struct srv6_counters *cnt)
@@ -306,7 +294,7 @@ static int gso_drop(struct srv6_worker *w, struct srv6_nfq_packet *p, struct srv
 }
 
 /* A result (@family AF_INET6/AF_INET) of a GSO packet or of one whose L4
- * checksum is partial (conf gso; @mss from gso_mss for GSO).  Plain
+ * checksum is partial (conf gso; @in_room from gso_in_room for GSO).  Plain
  * TCP/IP (End, End.X, End.T, PSP, the decapsulations): injected whole with
  * a virtio-net header, the kernel finishes the checksum and segments.
  * Inside a tunnel (the encapsulations): segmented here, full checksums.
@@ -314,11 +302,11 @@ static int gso_drop(struct srv6_worker *w, struct srv6_nfq_packet *p, struct srv
  * counted, never sent with a wrong checksum. */
 static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int family,
 			  struct srv6_pkt *pkt, const struct srv6_result *res,
-			  struct srv6_counters *cnt, uint64_t bytes, size_t mss)
+			  struct srv6_counters *cnt, uint64_t bytes, size_t in_room)
 {
 	bool gso = p->skbinfo & NFQA_SKB_GSO;
 	uint32_t mark = result_mark(w, p, res);
-	size_t seglen[SEG_MAX], hl, room;
+	size_t seglen[SEG_MAX], hl, room, mss;
 	struct srv6_l4info li;
 	unsigned int nsegs, mtu;
 	int n, r;
@@ -338,12 +326,21 @@ static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int 
 	hl = (size_t)li.l4_off + li.l4_hlen;
 	/* A result with more headers than the input (an encapsulation, an
 	 * inserted SRH) gets smaller segments, so that they still fit the
-	 * smallest link MTU. */
-	mtu = links_min_mtu(w);
-	if (mtu > hl && mtu - hl < mss)
-		mss = mtu - hl;
-	if (mss < MSS_MIN)
+	 * smallest link MTU of its family; as small as the MTU makes them
+	 * (the kernel's own GSO keeps the sender's size, which that link's
+	 * path MTU made as small), down to the smallest the kernel's TCP
+	 * sends. */
+	mtu = links_min_mtu(w, family);
+	mss = srv6_gso_mss(in_room, mtu, hl);
+	if (!mss) {
+		srv6_log_rl(&w->gso_mtu_rl, LOG_WARNING,
+			    "queue %u: a TCP super-packet with %zu bytes of headers leaves no "
+			    "segment of %u bytes or more within the smallest link MTU (IPv6 %u, "
+			    "IPv4 %u): dropped (gso-dropped)",
+			    srv6_nfq_queue(w->nfq), hl, SRV6_GSO_MSS_MIN, links_min_mtu(w, AF_INET6),
+			    links_min_mtu(w, AF_INET));
 		return gso_drop(w, p, cnt);
+	}
 	if (li.nip == 1) {
 		uint8_t *th = pkt->data + li.l4_off;
 		uint16_t ps = srv6_l4_pseudo(pkt->data, &li, pkt->len - li.l4_off);
@@ -362,6 +359,8 @@ static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int 
 		th[17] = (uint8_t)ps;
 		r = srv6_inj_add_gso(w->inj, family, mark, pkt->data, pkt->len, &g);
 		if (r < 0) {
+			if (r == -EMSGSIZE)
+				log_gso_big(w, pkt->len);
 			W_INC(w, too_big);
 			cnt_error(cnt, SRV6_DROP_NO_ROOM);
 			return verdict_drop(w, p->id);
@@ -372,8 +371,16 @@ static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int 
 		return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
 	}
 	room = srv6_tcp_segment_room(pkt->len, &li, mss, &nsegs);
-	if (!w->segbuf || room > SEGBUF_SIZE || nsegs > SEG_MAX)
+	if (!w->segbuf)   /* logged at the start */
 		return gso_drop(w, p, cnt);
+	if (room > SEGBUF_SIZE || nsegs > SEG_MAX) {
+		srv6_log_rl(&w->gso_segs_rl, LOG_WARNING,
+			    "queue %u: a %zu-byte TCP super-packet in a tunnel needs %u segments of "
+			    "%zu bytes (%zu bytes), more than srv6d segments (%u, %u KiB): dropped "
+			    "(gso-dropped)", srv6_nfq_queue(w->nfq), pkt->len, nsegs, mss, room,
+			    SEG_MAX, SEGBUF_SIZE >> 10);
+		return gso_drop(w, p, cnt);
+	}
 	if (w->segused + room > SEGBUF_SIZE) {
 		(void)srv6_inj_flush(w->inj);
 		w->segused = 0;
@@ -397,6 +404,20 @@ static int inject_partial(struct srv6_worker *w, struct srv6_nfq_packet *p, int 
 	W_INC(w, gso_segmented);
 	W_ADD(w, gso_segments, (uint64_t)n);
 	return srv6_nfq_verdict(w->nfq, p->id, NF_DROP, false, 0, NULL, 0);
+}
+
+/* The kernel logs its lwtunnel recursion limit ("recursion limit reached on
+ * datapath", rate limited); srv6d names the policy. */
+static void log_loop(struct srv6_worker *w, const struct srv6_policy_entry *pe)
+{
+	char pfx[INET6_ADDRSTRLEN];
+
+	if (!inet_ntop(pe->family, &pe->prefix, pfx, sizeof(pfx)))
+		return;
+	srv6_log_rl(&w->loop_rl, LOG_WARNING,
+		    "queue %u: policy %s/%u: a result came back to it more than %u levels deep "
+		    "(a segment without a route of its own?): dropped (loop)",
+		    srv6_nfq_queue(w->nfq), pfx, pe->plen, SRV6_CHAIN_MAX);
 }
 
 /* RFC 8754 §2.1.2.1: a failed HMAC check SHOULD be logged (rate limited). */
@@ -424,17 +445,25 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 	bool post = w->pol_ifindex && p->outdev == w->pol_ifindex;
 	/* conf gso: this packet's checksum is partial (and it may be GSO) */
 	bool partial = w->gso && (p->skbinfo & (NFQA_SKB_GSO | NFQA_SKB_CSUMNOTREADY));
-	size_t mss = 0;
+	long in_room = 0;
 
 	W_INC(w, packets);
 	if (p->truncated) {
+		/* Never passed on cut (nor unchanged: a SID's packet would
+		 * reach the stack as if no SID existed).  Only a packet over
+		 * NFQ_COPY_MAX: a BIG TCP super-packet with gso on (with gso
+		 * off the kernel segments it before queueing). */
 		W_INC(w, truncated);
+		srv6_log_rl(&w->trunc_rl, LOG_WARNING,
+			    "queue %u: a %u-byte packet, longer than NFQUEUE copies (%u bytes; BIG TCP: "
+			    "a gso_max_size or gro_max_size above 65536 toward srv6d?): dropped (truncated)",
+			    srv6_nfq_queue(w->nfq), p->orig_len, NFQ_COPY_MAX);
 		return verdict_drop(w, p->id);
 	}
 	if ((p->skbinfo & NFQA_SKB_GSO) && w->gso) {
-		/* Its segment size, before the behavior rewrites it. */
-		mss = gso_mss(w, p);
-		if (!mss)
+		/* Its segment size limit, before the behavior rewrites it. */
+		in_room = gso_in_room(w, p);
+		if (in_room < 0)
 			return gso_drop(w, p, NULL);
 	} else if (p->skbinfo & NFQA_SKB_GSO) {
 		/* Not expected (F_GSO off); a rewritten super-packet would be
@@ -460,19 +489,25 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		}
 		/* srv6d's own result routed to a policy again (its first
 		 * segment covered by one, no more specific underlay route):
-		 * the kernel nests its seg6 encapsulations up to its lwtunnel
-		 * recursion limit (8) and drops the packet there; here each
-		 * pass gets its hop back (the kernel does not decrement in
-		 * between either), so without this bound the packet would loop
-		 * until it outgrew the buffer. */
+		 * the kernel nests its seg6 encapsulations and insertions
+		 * without a decrement in between and drops the packet at its
+		 * lwtunnel recursion limit (no ICMP; 6.12: 9 passes, the 10th
+		 * refused); here each pass gets its hop back (below), so only
+		 * the headers the passes added can end it: at most
+		 * SRV6_CHAIN_MAX levels (an encapsulation adds an IP header,
+		 * an insertion an SRH in front of the last one: srv6_nest_depth),
+		 * else it would loop until it outgrew the buffer.  Dropped
+		 * without ICMP, as the kernel's, as "loop". */
 		if (v6 && p->indev == w->pol_ifindex &&
-		    encap_depth(p->data, p->len) > SRV6_CHAIN_MAX) {
+		    srv6_nest_depth(p->data, p->len, SRV6_CHAIN_MAX) > SRV6_CHAIN_MAX) {
 			pe = srv6_policy_lookup(w->cache, hook_family, p->data + 24, true);
 			cnt = pe ? srv6_counters_slot(w->cache, w->idx, true, pe->id) : NULL;
-			if (cnt)
-				cnt_error(cnt, SRV6_DROP_LOOP);
-			else
+			if (!cnt) {
 				W_INC(w, miss);
+				return verdict_drop(w, p->id);
+			}
+			cnt_error(cnt, SRV6_DROP_LOOP);
+			log_loop(w, pe);
 			return verdict_drop(w, p->id);
 		}
 		memcpy(da, p->data + (v6 ? 24 : 16), v6 ? 16 : 4);
@@ -487,7 +522,11 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		/* The kernel encapsulates a forwarded packet before
 		 * ip6_forward()/ip_forward() decrements it: the inner packet
 		 * keeps its hop limit / TTL.  Here the forward has run:
-		 * give it back (forwarded packets have an input device). */
+		 * give it back (forwarded packets have an input device).  A
+		 * result coming back from srv6d0 was forwarded once more on
+		 * its way here, where the kernel's nested seg6 pass is not:
+		 * it gets that hop back too, so a nesting (and a loop) never
+		 * ends by hop limit; the depth bound above ends it. */
 		if (p->indev)
 			hop_inc(pkt.data, pkt.len);
 		cnt = srv6_counters_slot(w->cache, w->idx, true, pe->id);
@@ -561,7 +600,7 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		}
 		if (partial)
 			return inject_partial(w, p, res.verdict == SRV6_V_FORWARD6 ? AF_INET6 : AF_INET,
-					      &pkt, &res, cnt, bytes, mss);
+					      &pkt, &res, cnt, bytes, (size_t)in_room);
 		/* A policy packet's route is chosen (srv6d's device): a
 		 * verdict cannot reroute it, the result is injected. */
 		if (res.verdict == SRV6_V_FORWARD6 && hook_family == AF_INET6 && !w->inject6 &&
@@ -596,6 +635,8 @@ int srv6_worker_handle(struct srv6_worker *w, struct srv6_nfq_packet *p)
 		return inject(w, p, 0, &pkt, &res, cnt, bytes);
 	case SRV6_V_DROP:
 	default:
+		if (res.reason == SRV6_DROP_NO_ROOM && (p->skbinfo & NFQA_SKB_GSO))
+			log_gso_big(w, pkt.len);
 		cnt_error(cnt, res.reason);
 		return verdict_drop(w, p->id);
 	}
@@ -659,8 +700,9 @@ static void *worker_main(void *arg)
 				 srv6_nfq_queue(w->nfq), w->fifo_prio, strerror(r));
 	}
 	w->ifd = -1;
-	w->mtu_min = 0;
-	w->mtu_at = 0;
+	w->mtu6 = 0;
+	w->mtu4 = 0;
+	w->mtu_at = -1;
 	w->segused = 0;
 	w->segbuf = w->gso ? malloc(SEGBUF_SIZE) : NULL;
 	if (w->gso && !w->segbuf)
@@ -684,6 +726,11 @@ static void *worker_main(void *arg)
 		srv6_log_rl_flush(&verdict_rl);
 		srv6_log_rl_flush(&recv_rl);
 		srv6_log_rl_flush(&w->hmac_rl);
+		srv6_log_rl_flush(&w->loop_rl);
+		srv6_log_rl_flush(&w->gso_mtu_rl);
+		srv6_log_rl_flush(&w->gso_segs_rl);
+		srv6_log_rl_flush(&w->gso_big_rl);
+		srv6_log_rl_flush(&w->trunc_rl);
 		if (n < 0) {
 			srv6_log_rl(&recv_rl, LOG_ERR, "queue %u: receive: %s", srv6_nfq_queue(w->nfq),
 				    strerror(-n));

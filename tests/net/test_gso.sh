@@ -15,7 +15,9 @@
 #   | [no seg6 encap: SRH from |      | TX csum offload off at eth1   |      | [no seg6local: ff::9 |
 #   |  the sockets; encap by   |      | [tun case: GRO flush timeout  |      |  an address, kernel  |
 #   |  tun0 + userspace, TSO   |      |  on eth0]                     |      |  SRH decap]          |
-#   |  off on eth0]            |      |                               |      |                      |
+#   |  off on eth0]            |      | [cases 7, 11: lnk0 - lnk1, a  |      |                      |
+#   | [case 9: gso_max_size    |      |  veth pair of 576 / 96 bytes; |      |                      |
+#   |  185000 on eth0]         |      |  case 10 on: eth1 576, IPv4]  |      |                      |
 #   +--------------------------+      +-------------------------------+      +----------------------+
 #
 # On a kernel without seg6 encap (CONFIG_IPV6_SEG6_LWTUNNEL) src's sockets
@@ -49,8 +51,22 @@
 #    software segments, 32 MiB.
 # 6. End with rtr's output MTU (1400) below its input's (1500): 32 MiB arrive
 #    (segment size from the smallest link MTU).
+# 7. An up 576-byte link elsewhere (lnk0/lnk1: IPv6 is off on it): 8 MiB
+#    through End, none gso-dropped (its MTU is no IPv6 output's).
+# 8. A 65,520-byte super-packet (tests/net/gso_pkt.py: src's veth takes it
+#    with a virtio-net header, as from TSO) through End.B6.Encaps: its outer
+#    Payload Length would pass 65,535: no-room, logged once.
+# 9. A BIG TCP sender (gso_max_size 185000): super-packets over NFQUEUE's
+#    65,531-byte copy dropped as truncated, logged once, none arrives cut
+#    (dst counts no TCP checksum error); 8 MiB still arrive.
+# 10. End.DX4 out of a 576-byte IPv4 link (rtr's eth1 and dst): segments of
+#    524 bytes, 8 MiB arrive, none gso-dropped.
+# 11. An up 96-byte IPv4 link: no 48-byte segment (TCP_MIN_SND_MSS) fits an
+#    IPv4 result: End.DX4's super-packets gso-dropped, logged naming the MTU.
 # Before `gso` existed srv6d refused the configuration (unknown keyword): every
-# check below fails on that code.
+# check below fails on that code.  Before issue 22, 7 of the checks of cases
+# 7 to 11 fail (cases 7 and 10 stall: anything under 536 bytes was refused;
+# no refusal was logged).
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -399,6 +415,130 @@ for i in range(5):
 	ip -n "$NS_DST" link set eth0 mtu 1400
 	sleep 1.1   # srv6d re-reads link MTUs once a second
 	run_tcp "End out of a 1400-byte link, gso on" 9005 32 $SID
+
+	# ---- 7. an up link too small for IPv6 (576 bytes) elsewhere ----
+	# The kernel turns IPv6 off on it: it is the output of no IPv6 packet
+	# and takes no part in the IPv6 segment size.  Before: every
+	# super-packet "gso-dropped" (576 < headers + 536), the stream stalled.
+	ip -n "$NS_RTR" link add lnk0 mtu 576 type veth peer name lnk1 mtu 576
+	ip -n "$NS_RTR" link set lnk0 up
+	ip -n "$NS_RTR" link set lnk1 up
+	sleep 1.1   # srv6d re-reads link MTUs once a second
+	srv6d_stats; gd0=$(queue_stat gso-dropped)
+	run_tcp "End with an up 576-byte link elsewhere, gso on" 9009 8 $SID
+	check "... no super-packet dropped for it (gso-dropped $gd0 -> $(queue_stat gso-dropped))" \
+		[ "$(queue_stat gso-dropped)" -eq "$gd0" ]
+	ip -n "$NS_RTR" link del lnk0
+
+	# ---- 8. a super-packet whose result outgrows 65535 bytes ----
+	# A 65520-byte super-packet (crafted: src's veth takes it with a
+	# virtio-net header, as from TSO) through End.B6.Encaps: the outer
+	# Payload Length would be 65544.  The kernel would segment it; srv6d
+	# refuses it, counted (no-room), logged once, documented.
+	hdr6() { # DA: IPv6 + SRH (DA, then dst) + TCP, hex
+		"$PY" -c '
+import sys
+from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting
+from scapy.layers.inet import TCP
+print(bytes(IPv6(src="'$SRC_ADDR'", dst=sys.argv[1], hlim=64) /
+            IPv6ExtHdrSegmentRouting(addresses=["'$DST_ADDR'", sys.argv[1]], segleft=1, lastentry=1) /
+            TCP(sport=1234, dport=4321, seq=1000, flags="A")).hex())' "$1"
+	}
+	GSOPKT="$(dirname "$0")/gso_pkt.py"
+	nr0=$(counter $B6 no-room)
+	h=$(hdr6 $B6)
+	len=$(in_src "$PY" "$GSOPKT" "$NS_SRC" eth0 "$RTR_MAC_SRC" "$h" $((65520 - ${#h} / 2)) 1400)
+	b6_refused() { srv6d_stats; [ "$(counter $B6 no-room)" -gt "$nr0" ]; }
+	wait_until 5 b6_refused
+	check "a $len-byte super-packet through End.B6.Encaps: refused as no-room (+$(($(counter $B6 no-room) - nr0))) and logged" \
+		all "[ $(counter $B6 no-room) -gt $nr0 ]" \
+		"grep -q 'a $len-byte GSO super-packet has no room for the headers' '$TMPD/log'"
+
+	# ---- 9. BIG TCP: super-packets over NFQUEUE's 65531-byte copy ----
+	# src's TSO makes super-packets up to 185000 bytes; NFQUEUE copies at
+	# most 65531 bytes of a packet (NFQA_CAP_LEN says the rest): srv6d
+	# drops them (truncated, never passed on cut), logs it once; TCP
+	# resends in smaller pieces.
+	tr0=$(queue_stat truncated)
+	if ip -n "$NS_SRC" link set eth0 gso_max_size 185000 2>/dev/null; then
+		ce3=$(csum_errors); ce3=${ce3:-0}
+		run_tcp "End, BIG TCP sender (gso_max_size 185000), gso on" 9010 8 $SID
+		ip -n "$NS_SRC" link set eth0 gso_max_size 65536
+		tr1=$(queue_stat truncated); ce4=$(csum_errors); ce4=${ce4:-0}
+		if [ "$tr1" -gt "$tr0" ]; then
+			check "BIG TCP: $((tr1 - tr0)) super-packets over 65531 bytes dropped as truncated, logged, none arrived cut (TCP checksum errors $ce3 -> $ce4)" \
+				all "[ $ce4 -eq $ce3 ]" \
+				"grep -q 'packet, longer than NFQUEUE copies (65531 bytes' '$TMPD/log'"
+		else
+			skip "BIG TCP: super-packets over 65531 bytes dropped as truncated and logged" \
+				"no super-packet over 65531 bytes reached srv6d (truncated $tr0 -> $tr1)"
+		fi
+	else
+		skip "BIG TCP: super-packets over 65531 bytes dropped as truncated and logged" \
+			"this kernel refuses gso_max_size 185000 on a veth"
+	fi
+
+	# ---- 10. End.DX4 out of a 576-byte IPv4 link ----
+	# rtr's output (and dst) at 576 bytes, IPv4 only from now on: the
+	# result's segments are cut to 576 - 52 (IPv4 + TCP with options) =
+	# 524 bytes; veth drops anything larger.  Before: "gso-dropped" (576 <
+	# headers + 536), the stream stalled.
+	ip -n "$NS_RTR" link set "$RTR_IF_DST" mtu 576
+	ip -n "$NS_DST" link set eth0 mtu 576
+	src_encap $DX4 10.2.0.2
+	sleep 1.1   # srv6d re-reads link MTUs once a second
+	srv6d_stats; gd0=$(queue_stat gso-dropped)
+	run_tcp "End.DX4 out of a 576-byte IPv4 link, gso on" 9011 8 $DX4 10.2.0.2
+	check "... no super-packet dropped for it (gso-dropped $gd0 -> $(queue_stat gso-dropped))" \
+		[ "$(queue_stat gso-dropped)" -eq "$gd0" ]
+	encap_stop
+
+	# ---- 11. an IPv4 link of 96 bytes: no segment of 48 bytes fits ----
+	# 96 < 20 + 32 + 48 (IPv4, TCP with timestamps, TCP_MIN_SND_MSS: the
+	# smallest segment the kernel's TCP sends): End.DX4's super-packets
+	# are refused, counted as gso-dropped, logged once naming the MTU (the
+	# stream stalls: 2 s of it are tried).
+	ip -n "$NS_RTR" link add lnk0 mtu 96 type veth peer name lnk1 mtu 96
+	ip -n "$NS_RTR" link set lnk0 up
+	ip -n "$NS_RTR" link set lnk1 up
+	src_encap $DX4 10.2.0.2
+	srv6d_stats; gd0=$(queue_stat gso-dropped)
+	timeout 8 ip netns exec "$NS_DST" "$PY" -c '
+import socket
+l = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+l.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+l.bind(("0.0.0.0", 9012)); l.listen(1); l.settimeout(5)
+c, _ = l.accept(); c.settimeout(3)
+try:
+    while c.recv(1 << 20):
+        pass
+except OSError:
+    pass' &
+	rxp=$!
+	wait_until 5 listening4 9012
+	timeout 6 ip netns exec "$NS_SRC" "$PY" -c '
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+s.settimeout(2); s.connect(("10.2.0.2", 9012))
+t = time.time()
+try:
+    while time.time() - t < 5:
+        s.send(bytes(1 << 16))
+except OSError:
+    pass' &
+	txp=$!
+	dx4_refused() {
+		srv6d_stats
+		[ "$(queue_stat gso-dropped)" -gt "$gd0" ] &&
+			grep -q 'leaves no segment of 48 bytes or more within the smallest link MTU (IPv6 [0-9]*, IPv4 96)' "$TMPD/log"
+	}
+	wait_until 5 dx4_refused
+	kill "$txp" "$rxp" 2>/dev/null; wait "$txp" "$rxp" 2>/dev/null
+	encap_stop
+	srv6d_stats
+	check "End.DX4 with an up 96-byte IPv4 link: refused as gso-dropped ($gd0 -> $(queue_stat gso-dropped)), logged naming the MTU" \
+		all "[ $(queue_stat gso-dropped) -gt $gd0 ]" \
+		"grep -q 'leaves no segment of 48 bytes or more within the smallest link MTU (IPv6 [0-9]*, IPv4 96)' '$TMPD/log'"
 	srv6d_stop
 	check "srv6d exits 0 (rc=$SRV6D_RC)" [ "$SRV6D_RC" -eq 0 ]
 else
