@@ -9,6 +9,7 @@
  * Includes the grammar sources (as wireguard-tools' fuzzers include config.c) to reach
  * its static word splitter.
  */
+#include "../../src/conf/sbuf.c"
 #include "../../src/conf/util.c"
 #include "../../src/conf/sid.c"
 #include "../../src/conf/route.c"

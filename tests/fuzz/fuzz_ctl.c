@@ -12,6 +12,7 @@
  *     conf fuzzer checks from there on).
  * Includes the grammar sources (as fuzz_conf does), ctl.c and hmac_conf.c.
  */
+#include "../../src/conf/sbuf.c"
 #include "../../src/conf/util.c"
 #include "../../src/conf/sid.c"
 #include "../../src/conf/route.c"
