@@ -28,7 +28,8 @@ void srv6_sb_printf(struct srv6_sbuf *b, const char *fmt, ...) __attribute__((fo
 /**
  * srv6_sb_grow_printf - append, growing p with realloc() (the caller frees
  * p; an empty {0} buffer is fine).  0, -EINVAL (format error) or -ENOMEM
- * (b unchanged).
+ * (len and cap unchanged; the bytes past len may have been overwritten,
+ * so p is NUL terminated at len only after a success).
  */
 int srv6_sb_grow_printf(struct srv6_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -77,7 +77,9 @@ static bool socket_live(const struct sockaddr_un *sa)
  * directory (0700, made next to @path) and only then renamed to @path, so
  * whoever else may write @path's directory can neither connect early nor
  * swap the path for a symlink that chown() would follow (and give group
- * srv6d to any file).  @dir is @path's directory ("" for the cwd, "/").
+ * srv6d to any file), nor over a socket that appeared at @path since the
+ * caller looked (RENAME_NOREPLACE).  @dir is @path's directory ("" for the
+ * cwd, "/").
  * 0 or -errno with @err set.
  */
 static int bind_private(int fd, const char *path, const char *dir, char *err, size_t errlen)
@@ -115,10 +117,23 @@ static int bind_private(int fd, const char *path, const char *dir, char *err, si
 	if (g && fchownat(AT_FDCWD, sa.sun_path, (uid_t)-1, g->gr_gid, AT_SYMLINK_NOFOLLOW) < 0)
 		snprintf(err, errlen, "control socket %s: chown to group srv6d: %s", path,
 			 strerror(errno));   /* a warning at most: keep going */
-	if (rename(sa.sun_path, path) < 0) {
+	/* never over another srv6d's socket that appeared since the check */
+	r = renameat2(AT_FDCWD, sa.sun_path, AT_FDCWD, path, RENAME_NOREPLACE);
+	if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
+		/* a file system without RENAME_NOREPLACE: link() fails on EEXIST too */
+		r = link(sa.sun_path, path);
+		if (r == 0)
+			(void)unlink(sa.sun_path);
+	}
+	if (r < 0) {
 		r = -errno;
-		snprintf(err, errlen, "control socket %s: rename from %s: %s", path, sa.sun_path,
-			 strerror(errno));
+		if (r == -EEXIST)
+			snprintf(err, errlen, "control socket %s: appeared while srv6d bound its own "
+				 "(another srv6d starting? give each instance its own control-socket)",
+				 path);
+		else
+			snprintf(err, errlen, "control socket %s: rename from %s: %s", path,
+				 sa.sun_path, strerror(errno));
 		goto out_unlink;
 	}
 	(void)rmdir(priv);

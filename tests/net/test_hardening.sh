@@ -96,7 +96,7 @@ in_rtr sysctl -qw net.ipv6.seg6_flowlabel=1 >/dev/null
 # socket for a symlink to a file of theirs choosing before srv6d's chown.
 # ctl_swap.so (built here) plays that attacker deterministically: right after
 # srv6d's first AF_UNIX bind() it puts a symlink to $victim at the configured
-# path.  A group srv6d exists only inside a private mount namespace (a copy
+# path.  srv6d must neither chown through it nor replace it.  A group srv6d exists only inside a private mount namespace (a copy
 # of /etc/group bind-mounted over it), so the host's is untouched.
 ctl_swap_test() {
 	local so=$TMPD/ctl_swap.so dir=$TMPD/ctl victim=$TMPD/ctl-victim gid=64999
@@ -141,27 +141,41 @@ steer none
 control-socket $dir/srv6d.sock
 sid 2001:db8:ff::1 action End
 CONF
-	ip netns exec "$NS_RTR" unshare -m --propagation private sh -c \
-		'mount --bind "$1" /etc/group && shift && exec "$@"' sh "$TMPD/group" \
-		env LD_PRELOAD="$so" CTL_SWAP_PATH="$dir/srv6d.sock" CTL_SWAP_TO="$victim" \
-		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
-		"$SRV6D" -f -c "$cconf" >"$log" 2>&1 &
-	pid=$!
-	wait_until 10 grep -q 'started: ' "$log"
+	# ctl_run [SHIM]: srv6d with the group namespace (and the shim)
+	ctl_run() {
+		ip netns exec "$NS_RTR" unshare -m --propagation private sh -c \
+			'mount --bind "$1" /etc/group && shift && exec "$@"' sh "$TMPD/group" \
+			env ${1:+LD_PRELOAD="$1"} CTL_SWAP_PATH="$dir/srv6d.sock" CTL_SWAP_TO="$victim" \
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+			"$SRV6D" -f -c "$cconf" >"$log" 2>&1 &
+		pid=$!
+	}
+	# the path swapped for a symlink after srv6d's bind: srv6d neither
+	# chowns through it nor replaces it (another srv6d's socket could be
+	# there): it refuses to start, naming the path
+	ctl_run "$so"
+	wait_until 10 eval '! kill -0 $pid 2>/dev/null || grep -q "started: " "$log"'
 	vg=$(stat -c %g "$victim")
-	check "control socket: srv6d starts with its directory written by others" \
-		grep -q 'started: ' "$log"
-	grep -q 'started: ' "$log" || sed 's/^/#   /' "$log" | head -20
 	check "control socket: chown did not follow the planted symlink (victim gid $vg)" \
 		test "$vg" -eq 0
-	check "control socket: the path is srv6d's socket, not the planted symlink" \
-		test -S "$dir/srv6d.sock" -a ! -L "$dir/srv6d.sock"
-	check "control socket: group srv6d (gid $gid) on the socket" \
-		test "$(stat -c %g "$dir/srv6d.sock" 2>/dev/null)" = $gid
-	check "control socket: srv6ctl answers on it" \
-		eval "in_rtr \"\$ctl\" -S \"\$dir/srv6d.sock\" status >/dev/null"
+	check "control socket: a path that appeared after the bind is refused, named" \
+		grep -q "control socket $dir/srv6d.sock: appeared while srv6d bound its own" "$log"
+	grep -q 'appeared while' "$log" || sed 's/^/#   /' "$log" | head -20
+	check "control socket: the planted symlink is left as it was" \
+		test "$(readlink "$dir/srv6d.sock")" = "$victim"
 	check "control socket: no private directory left" \
 		test -z "$(find "$dir" -mindepth 1 -maxdepth 1 -type d)"
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+	# the same directory without the attacker
+	rm -f "$dir/srv6d.sock"
+	ctl_run
+	check "control socket: srv6d starts with its directory written by others" \
+		wait_until 10 grep -q 'started: ' "$log"
+	check "control socket: group srv6d (gid $gid) on the socket" \
+		test "$(stat -c %g "$dir/srv6d.sock" 2>/dev/null)" = $gid
+	check "control socket: mode 0660" test "$(stat -c %a "$dir/srv6d.sock" 2>/dev/null)" = 660
+	check "control socket: srv6ctl answers on it" \
+		eval "in_rtr \"\$ctl\" -S \"\$dir/srv6d.sock\" status >/dev/null"
 	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
 }
 ctl_swap_test
