@@ -39,13 +39,23 @@
  *              than records held means the kernel dropped some: when it
  *              holds none, every record older than one tick is stale; else
  *              the records whose input or output device is down or gone
- *              now are.  Those get their NF_ACCEPT at once (reconciled):
- *              the kernel refuses it (ENOENT, kernel_dropped), or, had the
- *              guess been wrong, takes it: never a packet without verdict.
+ *              now are (asked per ifindex, SIOCGIFFLAGS: devices without a
+ *              link-layer address, tun, WireGuard, PPP, count too).  Those
+ *              get their NF_ACCEPT at once (reconciled): the kernel refuses
+ *              it (ENOENT, kernel_dropped), or, had the guess been wrong,
+ *              takes it: never a packet without verdict.
  *   bound      at most held_max records (queue-maxlen: the kernel queues
  *              no more, so a packet arriving while held_max are held
- *              proves one of them stale): the oldest is released with
- *              NF_ACCEPT first (evicted).
+ *              proves one of them stale): first the records whose device
+ *              is down or gone, else the oldest, are released with
+ *              NF_ACCEPT (evicted).
+ *   the gap    a device that went down and up again between two reconciles
+ *              leaves no trace: srv6d cannot tell which records are stale
+ *              (held_now above the kernel's waiting), and at a full list
+ *              the oldest held packet, live or not, is released early.
+ *              Closing it would take a probe per suspected record (NF_QUEUE
+ *              to this very queue: a live packet comes back with a new id,
+ *              a stale one is refused with ENOENT), not done.
  *
  * Threading: start/stop/release/show/reset from the control thread; the
  * queue's socket belongs to the queue's thread, which alone changes the

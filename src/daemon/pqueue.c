@@ -4,13 +4,13 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <ifaddrs.h>
-#include <linux/if_packet.h>
 #include <linux/netfilter.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -162,22 +162,30 @@ static uint64_t held_release(struct srv6_pq *pq, uint64_t n)
 	return done;
 }
 
+/* The up/down state of one device a held record names. */
+struct dev_state {
+	uint32_t idx;
+	bool up;
+};
+
 /* The held records the kernel no longer queues, as the reconcile sees them:
  * all those that arrived before @before_ms (the kernel holds none), or
- * those whose input or output device is not among the @nup devices @up. */
+ * those whose input or output device is down or gone in @dev (@ndev
+ * entries, every device the records name); at most @max of them. */
 struct held_sel {
 	uint64_t before_ms;
 	bool all;
-	const uint32_t *up;
-	size_t nup;
+	size_t max;
+	const struct dev_state *dev;
+	size_t ndev;
 };
 
 static bool dev_is_up(const struct held_sel *sel, uint32_t idx)
 {
-	for (size_t i = 0; i < sel->nup; i++)
-		if (sel->up[i] == idx)
-			return true;
-	return false;
+	for (size_t i = 0; i < sel->ndev; i++)
+		if (sel->dev[i].idx == idx)
+			return sel->dev[i].up;
+	return true;    /* not looked up: not known down */
 }
 
 static bool sel_match(const struct held_sel *sel, const struct srv6_pq_rec *r)
@@ -188,16 +196,19 @@ static bool sel_match(const struct held_sel *sel, const struct srv6_pq_rec *r)
 	       (r->outdev && !dev_is_up(sel, r->outdev));
 }
 
-/* NF_ACCEPT for every held record @sel matches (entered and left with the
- * lock held, verdicts sent without it; queue thread only).  The ids are
- * taken in one pass that keeps the others in order.  Returns how many. */
+/* NF_ACCEPT for the held records @sel matches, at most sel->max (entered
+ * and left with the lock held, verdicts sent without it; queue thread
+ * only).  The ids are taken in one pass that keeps the others in order.
+ * Returns how many. */
 static uint64_t held_release_sel(struct srv6_pq *pq, const struct held_sel *sel)
 {
-	size_t n = 0, keep = 0, max = pq->nheld;
+	size_t n = 0, keep = 0, max = pq->nheld < sel->max ? pq->nheld : sel->max;
 	uint32_t *ids;
 
+	if (!max)
+		return 0;
 	pthread_mutex_unlock(&pq->lock);
-	ids = malloc((max ? max : 1) * sizeof(*ids));   /* the list cannot grow meanwhile */
+	ids = malloc(max * sizeof(*ids));       /* the list cannot grow meanwhile */
 	pthread_mutex_lock(&pq->lock);
 	if (!ids)
 		return 0;
@@ -218,39 +229,66 @@ static uint64_t held_release_sel(struct srv6_pq *pq, const struct held_sel *sel)
 	return n;
 }
 
-/* The ifindexes of the devices up now (IFF_UP: NETDEV_DOWN is what makes
- * the kernel flush a device's packets).  0 and *@up (malloc'd; NULL when
- * none) or -errno. */
-static int devs_up(uint32_t **up, size_t *nup)
+/* Whether device @idx is up (IFF_UP: NETDEV_DOWN is what makes the kernel
+ * flush a device's packets), asked by ifindex, so devices without a
+ * link-layer address (tun, WireGuard, PPP) are seen as well: 1 up, 0 down
+ * or gone (ENODEV), or -errno (not known). */
+static int dev_up(int fd, uint32_t idx)
 {
-	struct ifaddrs *ifa, *i;
-	size_t n = 0, cap = 0;
-	uint32_t *v = NULL;
-	int r = 0;
+	struct ifreq ifr = { .ifr_ifindex = (int)idx };
 
-	if (getifaddrs(&ifa) < 0)
+	if (ioctl(fd, SIOCGIFNAME, &ifr) < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) < 0)
+		return errno == ENODEV ? 0 : -errno;
+	return !!(ifr.ifr_flags & IFF_UP);
+}
+
+/* The state of every device the held records name, into *@dev (malloc'd;
+ * NULL when none) and *@ndev.  Reads pq->held without the lock: queue
+ * thread only (the only one that changes the list).  0 or -errno (a device
+ * whose state is not known: nothing is guessed). */
+static int devs_state(struct srv6_pq *pq, struct dev_state **dev, size_t *ndev)
+{
+	struct dev_state *v = NULL;
+	size_t n = 0, cap = 0;
+	int fd, r = 0;
+
+	*dev = NULL;
+	*ndev = 0;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
 		return -errno;
-	for (i = ifa; i; i = i->ifa_next) {
-		if (!i->ifa_addr || i->ifa_addr->sa_family != AF_PACKET || !(i->ifa_flags & IFF_UP))
+	for (size_t i = 0; i < pq->nheld * 2 && !r; i++) {
+		uint32_t idx = i & 1 ? pq->held[i / 2].outdev : pq->held[i / 2].indev;
+		size_t j = 0;
+
+		while (j < n && v[j].idx != idx)
+			j++;
+		if (!idx || j < n)
 			continue;
 		if (n == cap) {
-			uint32_t *nv = realloc(v, (cap = cap ? cap * 2 : 16) * sizeof(*v));
+			struct dev_state *nv = realloc(v, (cap = cap ? cap * 2 : 8) * sizeof(*v));
 
 			if (!nv) {
 				r = -ENOMEM;
-				goto out_free;
+				break;
 			}
 			v = nv;
 		}
-		v[n++] = (uint32_t)((const struct sockaddr_ll *)(const void *)i->ifa_addr)->sll_ifindex;
+		r = dev_up(fd, idx);
+		if (r >= 0) {
+			v[n].idx = idx;
+			v[n++].up = r;
+			r = 0;
+		}
 	}
-	*up = v;
-	*nup = n;
-	v = NULL;
-out_free:
-	free(v);
-	freeifaddrs(ifa);
-	return r;
+	close(fd);
+	if (r < 0) {
+		free(v);
+		return r;
+	}
+	*dev = v;
+	*ndev = n;
+	return 0;
 }
 
 /*
@@ -264,8 +302,8 @@ static void pq_reconcile(struct srv6_pq *pq)
 {
 	char proc[16384];
 	struct srv6_nfq_kstats k;
-	struct held_sel sel = { 0 };
-	uint32_t *up = NULL;
+	struct held_sel sel = { .max = SIZE_MAX };
+	struct dev_state *dev = NULL;
 	size_t nheld = pq->nheld;
 	uint64_t now = mono_ms();
 
@@ -278,17 +316,46 @@ static void pq_reconcile(struct srv6_pq *pq)
 	sel.before_ms = now > SRV6_PQ_TICK_MS ? now - SRV6_PQ_TICK_MS : 0;
 	if (srv6_nfq_proc_read(proc, sizeof(proc)) < 0 ||
 	    srv6_nfq_proc_find(proc, srv6_nfq_queue(pq->nfq), &k) < 0 || k.waiting >= nheld)
-		goto out_lock;
+		goto relock;
 	sel.all = k.waiting == 0;
-	if (!sel.all && devs_up(&up, &sel.nup) < 0)
-		goto out_lock;
-	sel.up = up;
+	if (!sel.all && devs_state(pq, &dev, &sel.ndev) < 0)
+		goto relock;
+	sel.dev = dev;
 	pthread_mutex_lock(&pq->lock);
 	pq->st.reconciled += held_release_sel(pq, &sel);
-	free(up);
+	free(dev);
 	return;
-out_lock:
+relock:
 	pthread_mutex_lock(&pq->lock);
+}
+
+/*
+ * The list is full (held_max) and one more packet is queued: the kernel
+ * (queue-maxlen) no longer holds @n of the records.  Those whose input or
+ * output device is down or gone go first; only when there are not enough
+ * of them the oldest: a device that went down and up since the last
+ * reconcile leaves no trace, and the oldest may then be a live packet,
+ * released early (pqueue.h, "bound").  Counted as evicted.  Entered and
+ * left with the lock held; queue thread only.
+ */
+static void pq_evict(struct srv6_pq *pq, uint64_t n)
+{
+	struct held_sel sel = { .before_ms = UINT64_MAX, .max = n };
+	struct dev_state *dev = NULL;
+	uint64_t done = 0;
+	int r;
+
+	pthread_mutex_unlock(&pq->lock);
+	r = devs_state(pq, &dev, &sel.ndev);
+	pthread_mutex_lock(&pq->lock);
+	if (r == 0 && sel.ndev) {
+		sel.dev = dev;
+		done = held_release_sel(pq, &sel);
+	}
+	free(dev);
+	if (done < n)
+		done += held_release(pq, n - done);
+	pq->st.evicted += done;
 }
 
 /* One packet: its record, then its verdict (or the held list). */
@@ -331,9 +398,9 @@ static void pq_handle(struct srv6_pq *pq, const struct srv6_nfq_packet *p, bool 
 	case SRV6_PQ_HOLD:
 	case SRV6_PQ_DELAY:
 		/* held_max held and one more queued: the kernel (queue-maxlen)
-		 * dropped one of them already; the oldest goes first */
+		 * dropped one of them already */
 		if (!stopping && pq->held_max && pq->nheld >= pq->held_max)
-			pq->st.evicted += held_release(pq, pq->nheld - pq->held_max + 1);
+			pq_evict(pq, pq->nheld - pq->held_max + 1);
 		if (stopping || held_push(pq, &r) < 0) {
 			pq->st.accepted++;    /* at once: stopping, or no room to remember it */
 			break;
@@ -638,7 +705,12 @@ void srv6_pq_show(struct srv6_pq *pq, FILE *o, bool json, bool held,
 				k->portid);
 		else
 			fprintf(o, ",\"kernel\":null");
-		if (held) {
+		if (held && !recs) {
+			/* nothing copied: say so, never an empty list */
+			fprintf(o, ",\"held\":null,\"held_omitted\":%zu,\"recent\":null,"
+				"\"held_error\":", sn.nheld);
+			srv6_json_str(o, strerror(ENOMEM));
+		} else if (held) {
 			fprintf(o, ",\"held\":[");
 			for (size_t i = 0; i < sn.nshow; i++)
 				rec_show(o, &recs[i], true, now, i == 0);
@@ -665,7 +737,10 @@ void srv6_pq_show(struct srv6_pq *pq, FILE *o, bool json, bool held,
 				"id-sequence %llu\n", (unsigned long long)k->waiting,
 				(unsigned long long)k->queue_dropped, (unsigned long long)k->user_dropped,
 				(unsigned long long)k->id_sequence);
-		if (held) {
+		if (held && !recs) {
+			fprintf(o, "  held and recent records not copied (%s): %zu held\n",
+				strerror(ENOMEM), sn.nheld);
+		} else if (held) {
 			if (sn.nheld)
 				fprintf(o, "  held (oldest first):\n");
 			for (size_t i = 0; i < sn.nshow; i++)
