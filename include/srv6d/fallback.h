@@ -35,8 +35,9 @@
  * An instance of the default rule-pref also takes over (removes) the
  * blackholes at the metric of rule-pref 1000 (a pre-40000 srv6d's) for the
  * prefixes it protects itself, unless a srv6d of rule-pref 1000 runs
- * (srv6_instance_pref_held); it leaves every other.  Returns 0 or -errno
- * (@err set).
+ * (srv6_instance_pref_held, an unreadable lock counting as one); it leaves
+ * every other, logged when their number (or the lock's error) changes, not
+ * at each call.  Returns 0 or -errno (@err set).
  */
 int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen);
 
@@ -59,7 +60,9 @@ int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_
  * packets reach srv6d's device, where srv6d queues them at mangle
  * POSTROUTING (steer.h).  Such routes through @ifindex that @c does not want
  * are removed.  They go with the device (srv6d's exit); after a kill -9 the
- * device stays and drops what the route sends it.  Returns 0, -ENODEV (no
+ * device stays and drops what the route sends it.  A policy that a route of
+ * its prefix at a better metric shadows is warned of when it becomes so,
+ * not again at each call that finds the same.  Returns 0, -ENODEV (no
  * device while @c has policies) or -errno (@err set).  Control thread.
  */
 int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen);

@@ -5,6 +5,7 @@
 #include <syslog.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <sys/stat.h>
 #include <linux/rtnetlink.h>
 
 #include <netlink/netlink.h>
@@ -18,6 +19,7 @@
 #include "srv6d/log.h"
 #include "srv6d/nhctx.h"
 #include "srv6d/rtdump.h"
+#include "srv6d/steer.h"
 
 /* The rule-pref of a srv6d from before the default became
  * SRV6_NHCTX_RULE_PRIO: its blackholes are at SRV6_FALLBACK_METRIC + this. */
@@ -26,11 +28,26 @@
 struct fb_ctx {
 	struct nl_sock *sk;
 	const struct srv6_conf *c;
-	int old_free;               /* -1 untested, 1 no srv6d of OLD_DEFAULT_PREF runs,
-				       0 one runs (or unknown) */
-	unsigned int old_kept;      /* blackholes at its metric left, none running */
+	enum {
+		OLD_UNTESTED,       /* in this dump */
+		OLD_FREE,           /* no srv6d of OLD_DEFAULT_PREF runs */
+		OLD_HELD,           /* one runs */
+		OLD_UNKNOWN,        /* its lock cannot be read (held_err) */
+	} old;
+	int held_err;               /* -errno of the last OLD_UNKNOWN */
+	unsigned int old_kept;      /* blackholes at its metric left, OLD_FREE */
+	unsigned int old_unknown;   /* blackholes at its metric left, OLD_UNKNOWN */
 	int err;
 };
+
+/* What srv6_fallback_sync() last said of the blackholes at the old metric,
+ * so that a retry, a reload or a srv6ctl change that finds the same says
+ * nothing again.  The control thread's (fallback.h: only it syncs). */
+static struct {
+	unsigned int old_kept;
+	unsigned int old_unknown;
+	int held_err;
+} fb_said;
 
 /* Whether @c wants the blackhole @family @addr/@plen. */
 static bool wanted(const struct srv6_conf *c, int family, const void *addr, unsigned int plen)
@@ -57,12 +74,20 @@ static bool wanted(const struct srv6_conf *c, int family, const void *addr, unsi
  * stale chain still bypasses its SIDs to them): only one for a prefix @x->c
  * protects itself (its own blackhole, added before the sweep, replaces it),
  * and only while no srv6d of rule-pref 1000 runs (its lock, tested during
- * the dump: such a srv6d locks before it adds any).  Any other is left. */
+ * the dump: such a srv6d locks before it adds any; a lock that cannot be
+ * read counts as one running).  Any other is left. */
 static bool take_over_old(struct fb_ctx *x, const struct srv6_rt *rt)
 {
-	if (x->old_free < 0)
-		x->old_free = srv6_instance_pref_held(OLD_DEFAULT_PREF) == 0;
-	if (!x->old_free)
+	if (x->old == OLD_UNTESTED) {
+		int h = srv6_instance_pref_held(OLD_DEFAULT_PREF);
+
+		x->old = h == 0 ? OLD_FREE : h > 0 ? OLD_HELD : OLD_UNKNOWN;
+		if (h < 0)
+			x->held_err = h;
+	}
+	if (x->old == OLD_UNKNOWN)   /* left as if one ran, and said (said_old) */
+		x->old_unknown++;
+	if (x->old != OLD_FREE)
 		return false;
 	if (wanted(x->c, rt->family, rt->dst, rt->dst_len))
 		return true;
@@ -114,10 +139,48 @@ out:
 	return e;
 }
 
+/* SRV6_STEER_STATE_DIR/instances.NETNS, the lock file of instance.h, into
+ * @buf (its directory alone when the namespace cannot be named). */
+static void lock_name(char *buf, size_t len)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/net", &st) == 0)
+		snprintf(buf, len, "%s/instances.%lu", SRV6_STEER_STATE_DIR,
+			 (unsigned long)st.st_ino);
+	else
+		snprintf(buf, len, "%s", SRV6_STEER_STATE_DIR);
+}
+
+/* Say what a complete sweep @x left at the old metric, when it differs
+ * from what was said last (fb_said). */
+static void said_old(const struct fb_ctx *x)
+{
+	uint32_t om = SRV6_FALLBACK_METRIC + OLD_DEFAULT_PREF;
+	char path[128];
+
+	if (x->old_kept && x->old_kept != fb_said.old_kept)
+		srv6_log(LOG_NOTICE, "fail-open: %u blackholes at metric %u left, of prefixes "
+			 "this srv6d does not protect: a stopped rule-pref %u srv6d's fail-open "
+			 "state, or stale ones of a srv6d from before rule-pref %u (ip -6 / "
+			 "ip -4 route flush proto %u metric %u removes them)", x->old_kept, om,
+			 OLD_DEFAULT_PREF, SRV6_NHCTX_RULE_PRIO, SRV6_FALLBACK_PROTO, om);
+	if (x->old_unknown && (x->old_unknown != fb_said.old_unknown ||
+			       x->held_err != fb_said.held_err)) {
+		lock_name(path, sizeof(path));
+		srv6_log(LOG_WARNING, "fail-open: %u blackholes at metric %u left: whether a "
+			 "rule-pref %u srv6d runs is unknown (its lock file %s: %s)",
+			 x->old_unknown, om, OLD_DEFAULT_PREF, path, strerror(-x->held_err));
+	}
+	fb_said.old_kept = x->old_kept;
+	fb_said.old_unknown = x->old_unknown;
+	fb_said.held_err = x->held_err;
+}
+
 int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
-	struct fb_ctx x = { .c = c, .old_free = -1 };
+	struct fb_ctx x = { .c = c };
 	uint32_t metric = SRV6_FALLBACK_METRIC + c->rule_pref;
 	int e;
 
@@ -144,19 +207,13 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 		}
 	}
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
-		x.old_free = -1;   /* tested again in each dump */
+		x.old = OLD_UNTESTED;   /* tested again in each dump */
 		e = srv6_rt_sweep(families[i], sweep_one, &x);
 		if (e < 0 && !x.err)
 			x.err = e;
 	}
-	if (x.old_kept)
-		srv6_log(LOG_NOTICE, "fail-open: %u blackholes at metric %u left, of prefixes "
-			 "this srv6d does not protect: a stopped rule-pref %u srv6d's fail-open "
-			 "state, or stale ones of a srv6d from before rule-pref %u (ip -6 / "
-			 "ip -4 route flush proto %u metric %u removes them)", x.old_kept,
-			 SRV6_FALLBACK_METRIC + OLD_DEFAULT_PREF, OLD_DEFAULT_PREF,
-			 SRV6_NHCTX_RULE_PRIO, SRV6_FALLBACK_PROTO,
-			 SRV6_FALLBACK_METRIC + OLD_DEFAULT_PREF);
+	if (!x.err)   /* complete counts only */
+		said_old(&x);
 	e = x.err;
 	if (e < 0)
 		srv6_seterr(err, errlen, "fail-open fallback routes: cannot remove a stale one: %s",
@@ -420,6 +477,82 @@ int srv6_polroute_check(const struct srv6_conf *c, int ifindex, char *err, size_
 	return e;
 }
 
+/* A shadowed policy as srv6_polroute_sync() warned of it: its prefix, its
+ * metric and the better one of the route that wins. */
+struct pr_shadow {
+	int family;
+	unsigned int plen;
+	unsigned char addr[16];
+	uint32_t metric;
+	uint32_t shadow;
+};
+
+/* The shadowed policies srv6_polroute_sync() last warned of, sorted
+ * (shadow_cmp): one still shadowed at the same metrics is not said again by
+ * a retry, a reload or a srv6ctl change.  The control thread's (fallback.h:
+ * only it syncs). */
+static struct {
+	struct pr_shadow *v;
+	size_t n;
+} pr_said;
+
+static int shadow_cmp(const void *a, const void *b)
+{
+	const struct pr_shadow *x = a, *y = b;
+	int k = key_cmp(x->family, x->plen, x->addr, y->family, y->plen, y->addr);
+
+	if (k)
+		return k;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	if (x->shadow != y->shadow)
+		return x->shadow < y->shadow ? -1 : 1;
+	return 0;
+}
+
+/* Warn of each policy @x->state says a better route of its prefix
+ * shadows, unless it was said last time (pr_said, replaced by this set).
+ * Short of memory, every one is said and pr_said is kept. */
+static void say_shadowed(const struct pr_ctx *x)
+{
+	const struct srv6_conf *c = x->c;
+	struct pr_shadow *v = NULL;
+	char pb[INET6_ADDRSTRLEN];
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nroutes; i++)
+		n += !!(x->state[i] & PR_SHADOWED);
+	if (n) {
+		v = calloc(n, sizeof(*v));
+		n = 0;
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i];
+		struct pr_shadow k = { .family = r->family, .plen = r->plen,
+				       .metric = srv6_route_metric(r), .shadow = x->shadow[i] };
+
+		if (!(x->state[i] & PR_SHADOWED))
+			continue;
+		memcpy(k.addr, &r->prefix, r->family == AF_INET6 ? 16 : 4);
+		if (v)
+			v[n++] = k;
+		if (pr_said.n && bsearch(&k, pr_said.v, pr_said.n, sizeof(k), shadow_cmp))
+			continue;
+		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
+		srv6_log(LOG_WARNING, "line %u: route %s/%u: a route of the same prefix at "
+			 "the better metric %u wins over the policy's (%u): it carries "
+			 "nothing while that route exists", r->line, pb, r->plen,
+			 x->shadow[i], k.metric);
+	}
+	if (n && !v)
+		return;
+	if (n)
+		qsort(v, n, sizeof(*v), shadow_cmp);
+	free(pr_said.v);
+	pr_said.v = v;
+	pr_said.n = n;
+}
+
 int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t errlen)
 {
 	static const int families[] = { AF_INET6, AF_INET };
@@ -436,22 +569,18 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 	e = c->nroutes ? pr_survey(&x, err, errlen) : 0;
 	if (e < 0)
 		goto out_free;
+	say_shadowed(&x);
 	/* Then every policy's route, and the stale ones go, whatever failed
 	 * in between (the first failure is the one reported). */
 	for (size_t i = 0; i < c->nroutes; i++) {
 		const struct srv6_conf_route *r = &c->routes[i];
 		int a;
 
-		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
-		if (x.state[i] & PR_SHADOWED)
-			srv6_log(LOG_WARNING, "line %u: route %s/%u: a route of the same prefix at "
-				 "the better metric %u wins over the policy's (%u): it carries "
-				 "nothing while that route exists", r->line, pb, r->plen,
-				 x.shadow[i], srv6_route_metric(r));
 		if (x.state[i] & PR_OURS)
 			continue;
 		a = add_policy(x.sk, ifindex, r);
 		if (a < 0 && !x.err) {
+			inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
 			srv6_seterr(err, errlen, "line %u: route %s/%u: cannot add its route "
 				    "(metric %u): %s", r->line, pb, r->plen, srv6_route_metric(r),
 				    strerror(-a));

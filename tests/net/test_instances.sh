@@ -30,17 +30,33 @@
 # toward the SID through rtr's 2001:db8::/32 underlay route (before, A's
 # start removed it and that traffic left in clear).  A pre-40000 blackhole
 # of a prefix A protects itself is still taken over (replaced by A's).
+#
+# Issue 22.4 follow-up: A protecting L's ee::1 too (reloaded to it, then
+# started with it) beside the running L leaves L's blackhole of ee::1 (only
+# the lock test keeps it: A wants that prefix); with the lock file unreadable
+# (a symlink: O_NOFOLLOW) A leaves it too and says so, once over two
+# reloads.  A's notice of the blackholes it left is said once over two
+# reloads that change nothing (before, at every sync: a retry every 5 s).
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
 require_env
-trap 'cleanup_b; cleanup' EXIT
+trap 'cleanup_lock; cleanup_b; cleanup' EXIT
 topo_create || { echo "cannot create the topology"; exit 1; }
 if ! srv6d_built; then fail "instances" "srv6d not built ($SRV6D)"; summary; exit; fi
 
 B_PID=
 cleanup_b() { [ -n "$B_PID" ] && { kill -TERM "$B_PID" 2>/dev/null; wait "$B_PID" 2>/dev/null; }; B_PID=; }
+# the instance lock file of rtr's namespace (instance.h), and where the
+# unreadable-lock case moves it; cleanup_lock puts it back
+LOCKF=
+cleanup_lock() {
+	if [ -n "$LOCKF" ] && [ -e "$LOCKF.moved" ]; then
+		rm -f "$LOCKF" && mv "$LOCKF.moved" "$LOCKF"
+	fi
+	return 0
+}
 # state: A's steering, rules and tables, as text
 state() {
 	in_rtr ip6tables-save -t raw | grep -v '^#' | sed 's/ \[[0-9]*:[0-9]*\]$//'
@@ -129,8 +145,28 @@ fail-open yes
 sid 2001:db8:ff::1 action End
 $(conf_extra)
 CONF
+# A protecting L's prefix too
+cat >"$TMPD/afee.conf" <<CONF
+queue 0
+fail-open yes
+sid 2001:db8:ff::1 action End
+sid 2001:db8:ee::1 action End
+$(conf_extra)
+CONF
+cp "$TMPD/af.conf" "$TMPD/af-run.conf"   # what A runs (reloads read it)
 # bh PREFIX METRIC: rtr's main table holds srv6d's blackhole PREFIX at METRIC
 bh() { in_rtr ip -6 route show proto 109 | grep -q "^blackhole $1 .*metric $2 "; }
+# reload_a: SIGHUP to A, and wait until it says it reloaded (its kernel
+# side is applied by then)
+reloads() { grep -c 'notice: reloaded' "$SRV6D_LOG"; }
+reload_a() {
+	local n
+	n=$(reloads)
+	kill -HUP "$SRV6D_PID"
+	wait_until 10 eval '[ "$(reloads)" -gt '"$n"' ]'
+}
+# said FILE TEXT: how many lines of FILE hold TEXT
+said() { grep -c -- "$2" "$1"; }
 # L's SID traffic: End packets (SRH [aa::1, ee::1], SL 1) as hex, one a line
 L_PKTS=$("$PY" -c '
 from scapy.layers.inet6 import IPv6, IPv6ExtHdrSegmentRouting, ICMPv6EchoRequest
@@ -158,7 +194,7 @@ check "L: its blackhole for ee::1 at metric $OLDM" bh 2001:db8:ee::1 $OLDM
 out=$(l_rx)
 check "L running: its SID packets leave processed toward aa::1 ($(echo $out))" \
 	test "$(grep -c '^2001:db8:aa::1$' <<<"$out")" -eq 2
-if ! srv6d_start "$TMPD/af.conf" "$TMPD/af.stats" "$TMPD/af.log"; then
+if ! srv6d_start "$TMPD/af-run.conf" "$TMPD/af.stats" "$TMPD/af.log"; then
 	fail "A (default, fail-open) starts beside L"; summary; exit
 fi
 check "A started beside the running L: L's blackhole stays" bh 2001:db8:ee::1 $OLDM
@@ -166,6 +202,41 @@ check "... and A has its own for ff::1 at metric $NEWM" bh 2001:db8:ff::1 $NEWM
 kill -HUP "$SRV6D_PID"
 wait_until 10 grep -q reloaded "$SRV6D_LOG"
 check "A reloaded beside the running L: L's blackhole stays" bh 2001:db8:ee::1 $OLDM
+
+# A protects ee::1 too: only L's lock keeps A from taking its blackhole over
+cp "$TMPD/afee.conf" "$TMPD/af-run.conf"
+reload_a
+check "A reloaded protecting L's ee::1 too, L running: A has its own at metric $NEWM" \
+	bh 2001:db8:ee::1 $NEWM
+check "... and L's blackhole of ee::1 at metric $OLDM stays" bh 2001:db8:ee::1 $OLDM
+srv6d_stop
+if srv6d_start "$TMPD/af-run.conf" "$TMPD/af.stats" "$TMPD/afee.log"; then
+	check "A started protecting L's ee::1 too, L running: L's blackhole stays" \
+		bh 2001:db8:ee::1 $OLDM
+else
+	fail "A starts protecting L's ee::1 too beside L"; summary; exit
+fi
+# whether L runs cannot be told (its lock file a symlink: O_NOFOLLOW, ELOOP):
+# L's blackhole is left, and that said once
+LOCKF=/run/srv6d/instances.$(in_rtr stat -L -c %i /proc/self/ns/net)
+unknown="fail-open: 1 blackholes at metric $OLDM left: whether a rule-pref 1000 srv6d runs is unknown (its lock file $LOCKF: "
+if [ -f "$LOCKF" ] && mv "$LOCKF" "$LOCKF.moved" && ln -s "$LOCKF.moved" "$LOCKF"; then
+	reload_a
+	reload_a
+	cleanup_lock
+	check "A reloaded twice with its lock file unreadable: L's blackhole of ee::1 stays" \
+		bh 2001:db8:ee::1 $OLDM
+	check "... and A says why, once ($(said "$SRV6D_LOG" "$unknown"))" \
+		test "$(said "$SRV6D_LOG" "$unknown")" = 1
+else
+	cleanup_lock
+	fail "the lock file $LOCKF replaced by a symlink"
+fi
+cp "$TMPD/af.conf" "$TMPD/af-run.conf"
+reload_a
+check "A back to ff::1 only: its blackhole of ee::1 goes, L's stays" \
+	bash -c "! ip netns exec $NS_RTR ip -6 route show proto 109 | grep -q '^blackhole 2001:db8:ee::1 .*metric $NEWM ' &&
+		 ip netns exec $NS_RTR ip -6 route show proto 109 | grep -q '^blackhole 2001:db8:ee::1 .*metric $OLDM '"
 kill -KILL "$B_PID"; wait "$B_PID" 2>/dev/null; B_PID=
 out=$(l_rx)
 check "L killed: its SID packets are not routed toward the SID ($(echo $out))" \
@@ -175,14 +246,20 @@ in_rtr ip -6 route add blackhole 2001:db8:ff::1 proto 109 metric $OLDM
 srv6d_stop
 if srv6d_start "$TMPD/af.conf" "$TMPD/af.stats" "$TMPD/af2.log"; then
 	check "A restarted after L's kill -9: L's blackhole stays" bh 2001:db8:ee::1 $OLDM
-	check "... and A says it left one at metric $OLDM" \
-		grep -q "fail-open: 1 blackholes at metric $OLDM left" "$SRV6D_LOG"
+	left="fail-open: 1 blackholes at metric $OLDM left, of prefixes"
+	check "... and A says it left one at metric $OLDM" grep -q -- "$left" "$SRV6D_LOG"
 	out=$(l_rx)
 	check "... and L's SID packets are still not routed toward the SID ($(echo $out))" \
 		test -z "$(grep '^2001:db8:ee::1$' <<<"$out")"
 	check "... and A took over the pre-40000 blackhole of its own ff::1 (only its own left)" \
 		bash -c "! ip netns exec $NS_RTR ip -6 route show proto 109 | grep -q '^blackhole 2001:db8:ff::1 .*metric $OLDM ' &&
 			 ip netns exec $NS_RTR ip -6 route show proto 109 | grep -q '^blackhole 2001:db8:ff::1 .*metric $NEWM '"
+	# nothing changes: nothing more to say (a failed apply's retry, every
+	# 5 s, is the same sync)
+	reload_a
+	reload_a
+	check "... and A reloaded twice, nothing changed: said once ($(said "$SRV6D_LOG" "$left"))" \
+		test "$(said "$SRV6D_LOG" "$left")" = 1
 	srv6d_stop
 else
 	fail "A restarts after L's kill -9"

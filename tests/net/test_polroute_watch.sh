@@ -7,7 +7,9 @@
 # logged and counted; a foreign route that takes its place (`ip route
 # replace`) is named, never removed; srv6d's own removals (a reload) are not
 # undone.  Before, a removed policy route stayed missing until the next
-# reload: the policy silently carried nothing.
+# reload: the policy silently carried nothing.  A policy that a foreign
+# route of its prefix at a better metric shadows is warned of once, not
+# again at each reload (nor each retry of a failed apply) that finds the same.
 #
 #   +---------------+      +----------------------------------------------+      +---------------+
 #   | src           |      | rtr                                          |      | dst           |
@@ -17,6 +19,7 @@
 #   +---------------+      |         route 2001:db8:77::/48  metric 300     |      +---------------+
 #                          |  encap segs 2001:db8:aa::1,2001:db8:aa::2      |
 #                          |  2001:db8:aa::/48 via dst (underlay)           |
+#                          |  a while: 2001:db8:77::/48 via dst metric 100  |
 #                          +----------------------------------------------+
 #
 # What dst receives for the same frames from src (test_lpm's, lpm.py) before
@@ -159,6 +162,20 @@ ip -n "$NS_RTR" -6 route del 2001:db8::/32 via $DST_ADDR dev "$RTR_IF_DST" metri
 check "the foreign route removed: srv6d's is back within 5 s" wait_until 5 ours6
 check "... logged as restored" wait_until 5 n6 3
 check "... and the conflict was said once ($(said "$conflict"))" test "$(said "$conflict")" = 1
+
+# ---- a shadowed policy: warned of once, not at each reload ----
+ip -n "$NS_RTR" -6 route add 2001:db8:77::/48 via "$DST_ADDR" dev "$RTR_IF_DST" metric 100
+shadowed="route 2001:db8:77::/48: a route of the same prefix at the better metric 100 wins over the policy's (300)"
+reloads() { said 'notice: reloaded '; }
+for _ in 1 2; do
+	n=$(reloads)
+	kill -HUP "$SRV6D_PID"
+	wait_until 10 eval '[ "$(reloads)" -gt '"$n"' ]'
+done
+check "2001:db8:77::/48 shadowed at metric 100, two reloads: srv6d warns of it ($(said "$shadowed"))" \
+	test "$(said "$shadowed")" -ge 1
+check "... once ($(said "$shadowed"))" test "$(said "$shadowed")" = 1
+ip -n "$NS_RTR" -6 route del 2001:db8:77::/48 via "$DST_ADDR" dev "$RTR_IF_DST" metric 100
 
 # ---- srv6d's own removal (a reload) is not undone ----
 grep -v '^route 2001:db8:77::/48' "$conf" >"$conf.new" && mv "$conf.new" "$conf"
