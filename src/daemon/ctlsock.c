@@ -118,9 +118,12 @@ static int bind_private(int fd, const char *path, const char *dir, char *err, si
 		snprintf(err, errlen, "control socket %s: chown to group srv6d: %s", path,
 			 strerror(errno));   /* a warning at most: keep going */
 	/* never over another srv6d's socket that appeared since the check */
+	const char *how = "rename";
+
 	r = renameat2(AT_FDCWD, sa.sun_path, AT_FDCWD, path, RENAME_NOREPLACE);
 	if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
 		/* a file system without RENAME_NOREPLACE: link() fails on EEXIST too */
+		how = "link";
 		r = link(sa.sun_path, path);
 		if (r == 0)
 			(void)unlink(sa.sun_path);
@@ -132,8 +135,8 @@ static int bind_private(int fd, const char *path, const char *dir, char *err, si
 				 "(another srv6d starting? give each instance its own control-socket)",
 				 path);
 		else
-			snprintf(err, errlen, "control socket %s: rename from %s: %s", path,
-				 sa.sun_path, strerror(errno));
+			snprintf(err, errlen, "control socket %s: %s from %s: %s", path,
+				 how, sa.sun_path, strerror(errno));
 		goto out_unlink;
 	}
 	(void)rmdir(priv);

@@ -518,14 +518,12 @@ static void say_shadowed(const struct pr_ctx *x)
 	const struct srv6_conf *c = x->c;
 	struct pr_shadow *v = NULL;
 	char pb[INET6_ADDRSTRLEN];
-	size_t n = 0;
+	size_t want = 0, n = 0;
 
 	for (size_t i = 0; i < c->nroutes; i++)
-		n += !!(x->state[i] & PR_SHADOWED);
-	if (n) {
-		v = calloc(n, sizeof(*v));
-		n = 0;
-	}
+		want += !!(x->state[i] & PR_SHADOWED);
+	if (want)
+		v = calloc(want, sizeof(*v));
 	for (size_t i = 0; i < c->nroutes; i++) {
 		const struct srv6_conf_route *r = &c->routes[i];
 		struct pr_shadow k = { .family = r->family, .plen = r->plen,
@@ -544,7 +542,7 @@ static void say_shadowed(const struct pr_ctx *x)
 			 "nothing while that route exists", r->line, pb, r->plen,
 			 x->shadow[i], k.metric);
 	}
-	if (n && !v)
+	if (want && !v)
 		return;
 	if (n)
 		qsort(v, n, sizeof(*v), shadow_cmp);
