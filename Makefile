@@ -53,7 +53,7 @@ WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wstrict-prototypes -W
 	-Wmissing-declarations -Wold-style-definition -Wformat=2 -Wshadow \
 	-Wno-unused-parameter
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 $(WARN) -Iinclude -D_GNU_SOURCE -MMD -MP -pthread \
+override CFLAGS += -std=gnu11 $(WARN) -Iinclude -Isrc -D_GNU_SOURCE -MMD -MP -pthread \
 	$(CPPFLAGS) -DSYSCONFDIR='"$(SYSCONFDIR)"'
 ifneq ($(SAN),)
 override CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -70,14 +70,20 @@ CORE_SRCS  := $(sort $(wildcard src/core/*.c))
 CACHE_SRCS := $(sort $(wildcard src/cache/*.c))
 # The srv6d.conf grammar, shared by srv6d and srv6ctl (pure, no library).
 CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
+# The srv6d program's own files: they share struct daemon (src/daemon/daemon.h):
+# start-up and loop, reload/apply, the periodic watch, the counters' view, and
+# the control socket's command handlers.
+SRV6D_SRCS := src/daemon/main.c src/daemon/apply.c src/daemon/watch.c src/daemon/counters.c \
+	$(sort $(wildcard src/control/ctl_*.c))
 # Daemon-side modules shared by srv6d and tests (nfq, netlink...).
-D_SRCS     := $(sort $(filter-out src/daemon/main.c,$(wildcard src/daemon/*.c)))
+D_SRCS     := $(sort $(filter-out $(SRV6D_SRCS),$(wildcard src/daemon/*.c src/control/*.c)))
 CTL_SRCS   := $(sort $(wildcard src/ctl/*.c))
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 CONF_OBJS  := $(CONF_SRCS:%.c=$(BUILD)/%.o)
 CACHE_OBJS := $(CACHE_SRCS:%.c=$(BUILD)/%.o)
 D_OBJS     := $(D_SRCS:%.c=$(BUILD)/%.o)
+SRV6D_OBJS := $(SRV6D_SRCS:%.c=$(BUILD)/%.o)
 CTL_OBJS   := $(CTL_SRCS:%.c=$(BUILD)/%.o)
 
 LIBCORE  := $(BUILD)/libsrv6core.a
@@ -134,6 +140,11 @@ $(BUILD)/src/daemon/%.o: src/daemon/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
 
+$(BUILD)/src/control/%.o: src/control/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
+
 $(BUILD)/src/ctl/%.o: src/ctl/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
@@ -165,10 +176,10 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@echo '#define SRV6D_VERSION "$(FULL_VERSION)"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
-$(BUILD)/src/daemon/main.o: $(BUILD)/version.h
-$(BUILD)/src/daemon/main.o: override CFLAGS += -include $(BUILD)/version.h
+$(BUILD)/src/daemon/main.o $(BUILD)/src/control/ctl_status.o: $(BUILD)/version.h
+$(BUILD)/src/daemon/main.o $(BUILD)/src/control/ctl_status.o: override CFLAGS += -include $(BUILD)/version.h
 
-$(BUILD)/srv6d: $(BUILD)/src/daemon/main.o $(ALL_LIBS)
+$(BUILD)/srv6d: $(SRV6D_OBJS) $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
 
