@@ -75,8 +75,12 @@ CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
 # the control socket's command handlers.
 SRV6D_SRCS := src/daemon/main.c src/daemon/apply.c src/daemon/watch.c src/daemon/counters.c \
 	$(sort $(wildcard src/control/ctl_*.c))
-# Daemon-side modules shared by srv6d and tests (nfq, netlink...).
-D_SRCS     := $(sort $(filter-out $(SRV6D_SRCS),$(wildcard src/daemon/*.c src/control/*.c)))
+# The daemon's rooms (docs/ARCHITECTURE.md), lowest first: what srv6d asks
+# of the kernel, what touches a packet, the control socket, the daemon's
+# life.  Their modules (all but SRV6D_SRCS) go into libsrv6d.a, shared by
+# srv6d, srv6ctl (the control protocol), tests and bench.
+ROOMS      := kernel datapath control daemon
+D_SRCS     := $(sort $(filter-out $(SRV6D_SRCS),$(wildcard $(ROOMS:%=src/%/*.c))))
 CTL_SRCS   := $(sort $(wildcard src/ctl/*.c))
 
 CORE_OBJS  := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -135,12 +139,9 @@ $(BUILD)/src/cache/%.o: src/cache/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(URCU_CFLAGS) -c -o $@ $<
 
-$(BUILD)/src/daemon/%.o: src/daemon/%.c
-	@mkdir -p $(@D)
-	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
-
-$(BUILD)/src/control/%.o: src/control/%.c
+# The rooms' objects (the more specific rules above take src/core,
+# src/conf and src/cache).
+$(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
@@ -220,7 +221,7 @@ fuzz: $(FUZZ_BINS)
 # fuzz_nfq includes nfq.c, which needs libmnl and libnetfilter_queue.
 FUZZ_NFQ_CFLAGS := $(call pc_cflags,$(PKGS_NFQ))
 FUZZ_NFQ_LIBS   := $(call pc_libs,$(PKGS_NFQ))
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard src/daemon/*.c src/conf/*.[ch] include/srv6d/*.h)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(CORE_SRCS) $(wildcard $(ROOMS:%=src/%/*.[ch]) src/conf/*.[ch] include/srv6d/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZ    $@")
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_NFQ_CFLAGS) -o $@ $< $(CORE_SRCS) $(FUZZ_NFQ_LIBS) $(CRYPTO_LIBS)

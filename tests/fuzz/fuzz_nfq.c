@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fuzz_nfq.c - libFuzzer target for the datapath's NFQUEUE message parsing
- * (src/daemon/nfq.c: srv6_nfq_next, nfq_parse_packet, the verdict batch,
+ * (src/datapath/nfq.c: srv6_nfq_next, nfq_parse_packet, the verdict batch,
  * its per-verdict retry and the DROP fallback), without a socket.
  *
  * Includes nfq.c (as wireguard-tools' fuzzers include config.c) and
@@ -38,7 +38,7 @@ static int fake_usleep(unsigned int us);
 #define sendmsg fake_sendmsg
 #define usleep fake_usleep
 
-#include "../../src/daemon/nfq.c"
+#include "../../src/datapath/nfq.c"
 
 #undef sendmsg
 #undef usleep

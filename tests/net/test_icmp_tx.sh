@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test_icmp_tx.sh - ICMPv6 answers sent by srv6d (src/daemon/icmp_tx.c),
+# test_icmp_tx.sh - ICMPv6 answers sent by srv6d (src/datapath/icmp_tx.c),
 # driven by tests/net/tools/icmp_tool.c in rtr, captured in src:
 #
 #   +-------------+        +------------------------------+        +-------------+

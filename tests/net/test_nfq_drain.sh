@@ -5,7 +5,7 @@
 # The queue is filled beyond its socket's receive buffer while nobody reads
 # (the kernel drops what it cannot deliver and flags ENOBUFS, which the next
 # receive reports BEFORE the messages still buffered); the drain srv6d's
-# worker runs at shutdown (tests/net/tools/nfq_drain.c, on src/daemon/nfq.c)
+# worker runs at shutdown (tests/net/tools/nfq_drain.c, on src/datapath/nfq.c)
 # must then verdict every packet still queued, leaving none for the unbind
 # to drop.
 #

@@ -40,7 +40,7 @@
 # Checks:
 # 1.-4. for each start (egress inject; gso on; a route line; egress auto):
 #   ExecStartPre (srv6d --check) passes, ExecStart brings srv6d up, srv6d0 and
-#   srv6d0p carry the sysctls srv6d writes (src/daemon/inject.c), End, End.DX4
+#   srv6d0p carry the sysctls srv6d writes (src/datapath/inject.c), End, End.DX4
 #   (an IPv4 result: injected through srv6d0) and the policy reach dst
 #   processed, srv6d stops with exit 0 and deletes srv6d0; once: srv6d runs
 #   with the unit's capabilities and no_new_privs, every mount entry is in

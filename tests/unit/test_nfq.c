@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_nfq.c - srv6_nfq_packet_id() (src/daemon/nfq.c): the packet id of a
+ * test_nfq.c - srv6_nfq_packet_id() (src/datapath/nfq.c): the packet id of a
  * packet message cut anywhere by a truncated datagram (MSG_TRUNC), so that
  * srv6_nfq_next() can give it its one DROP verdict instead of losing it.
  * The ENOBUFS drain is tests/net/test_nfq_drain.sh.

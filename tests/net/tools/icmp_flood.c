@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * icmp_flood - the per-destination ICMPv6 rate limit of src/daemon/icmp_tx.c
+ * icmp_flood - the per-destination ICMPv6 rate limit of src/datapath/icmp_tx.c
  * under a bucket-collision attack, for test_icmp_limits.sh:
  *
  *   icmp_flood SID VICTIM ROUNDS alone|attack

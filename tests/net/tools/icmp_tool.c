@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * icmp_tool - drive src/daemon/icmp_tx.c from a namespace test.
+ * icmp_tool - drive src/datapath/icmp_tx.c from a namespace test.
  *
  *   icmp_tool SRC DST TYPE CODE POINTER COUNT [IFINDEX [TCLASS]]
  *

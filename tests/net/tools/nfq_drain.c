@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * nfq_drain - the shutdown drain of a srv6d worker (src/daemon/worker.c),
- * on srv6d's own queue code (src/daemon/nfq.c), for test_nfq_drain.sh:
+ * nfq_drain - the shutdown drain of a srv6d worker (src/datapath/worker.c),
+ * on srv6d's own queue code (src/datapath/nfq.c), for test_nfq_drain.sh:
  *
  *   nfq_drain QUEUE MAXLEN
  *
