@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test_nhctx.sh - next-hop contexts (src/daemon/nhctx.c): the policy routing
+# test_nhctx.sh - next-hop contexts (src/kernel/nhctx.c): the policy routing
 # srv6d installs, and that a packet given back by NFQUEUE with a context's
 # mark is routed by it (ip6_route_input uses skb->mark after nf_reinject).
 #

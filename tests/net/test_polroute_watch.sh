@@ -3,7 +3,7 @@
 #
 # test_polroute_watch.sh - a policy's kernel route (`PREFIX dev srv6d0 proto
 # 109 metric M`, test_lpm.sh) that someone removes while srv6d runs comes
-# back at once (rtnetlink events, src/daemon/linkwatch.c: SRV6_LW_POLROUTE),
+# back at once (rtnetlink events, src/kernel/linkwatch.c: SRV6_LW_POLROUTE),
 # logged and counted; a foreign route that takes its place (`ip route
 # replace`) is named, never removed; srv6d's own removals (a reload) are not
 # undone.  Before, a removed policy route stayed missing until the next

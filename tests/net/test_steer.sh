@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test_steer.sh - srv6d's steering chain (src/daemon/steer.c), driven by
+# test_steer.sh - srv6d's steering chain (src/kernel/steer.c), driven by
 # tests/net/tools/steer_tool.c in the router namespace of lib.sh's topology:
 #
 #   +-------------+        +------------------------------+        +-------------+

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test_steer_robust.sh - issue 9.6: the lifecycle of srv6d's steering chain
-# (src/daemon/steer.c, src/daemon/main.c) against what else happens in raw
+# (src/kernel/steer.c, src/daemon/main.c) against what else happens in raw
 # PREROUTING.
 #
 #   +-------------+        +------------------------------------+        +-------------+

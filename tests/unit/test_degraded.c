@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_degraded.c - the pure parts of the degraded start: which rtnetlink
- * events wake the completion (srv6_linkwatch_classify, src/daemon/linkwatch.c),
+ * events wake the completion (srv6_linkwatch_classify, src/kernel/linkwatch.c),
  * and which ones make srv6d look at the policies' kernel routes
  * (SRV6_LW_POLROUTE: tests/net/test_polroute_watch.sh), and the pending
  * bookkeeping (src/daemon/pending.c): flags set from the

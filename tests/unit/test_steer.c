@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * test_steer.c - srv6_steer_format() (src/daemon/steer.c): the rule text
+ * test_steer.c - srv6_steer_format() (src/kernel/steer.c): the rule text
  * srv6d installs and prints for `steer none`.  Installing for real is
  * tests/net/test_steer.sh.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * nhctx_tool - drive src/daemon/nhctx.c from a namespace test.
+ * nhctx_tool - drive src/kernel/nhctx.c from a namespace test.
  *
  *   nhctx_tool [MARK_BASE TABLE_BASE PRIO]      (0 = default)
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * steer_tool - drive src/daemon/steer.c from a namespace test.
+ * steer_tool - drive src/kernel/steer.c from a namespace test.
  *
  *   steer_tool install|format4|format6 [-q FIRST[-LAST]] [-b] [-c] [-s P/L]... [-6 P/L]... [-4 P/L]...
  *   steer_tool remove
