@@ -20,7 +20,7 @@
 #include "../../src/conf/rttables.c"
 #include "../../src/conf/pqueue.c"
 #include "../../src/conf/import.c"
-#include "../../src/daemon/ctl.c"
+#include "../../src/control/ctl.c"
 #include "../../src/daemon/hmac_conf.c"   /* hmac KEYID words */
 #include "../../src/daemon/errbuf.c"
 

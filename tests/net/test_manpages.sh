@@ -10,7 +10,7 @@
 #   src/daemon/hmac_conf.c strcmp words (the hmac lines) --------> srv6d.conf(5)
 #   src/core behavior/flavor/mode names -------------------------> srv6d.conf(5)
 #   src/daemon/main.c opt_rows[] (long and short options) -------> srv6d(8)
-#   src/daemon/ctl.c cmds[] (OBJECT COMMAND of srv6ctl) ----------> srv6ctl(8)
+#   src/control/ctl.c cmds[] (OBJECT COMMAND of srv6ctl) ----------> srv6ctl(8)
 #   srv6d.conf(5) EXAMPLES and pasted ip-route lines --> srv6d --check: parse
 #
 # Each coverage check also runs once on a copy of the page with one word taken
@@ -68,9 +68,9 @@ cover "srv6d(8) documents every option" options "$TOP_DIR/src/daemon/main.c" "$M
 uncover "... and notices one taken out (--pid-file)" --pid-file 's/\\-\\-pid-file//g' \
 	options "$TOP_DIR/src/daemon/main.c" "$M8"
 
-cover "srv6ctl(8) documents every command of the table" commands "$TOP_DIR/src/daemon/ctl.c" "$M8C"
+cover "srv6ctl(8) documents every command of the table" commands "$TOP_DIR/src/control/ctl.c" "$M8C"
 uncover "... and notices one taken out (queue show)" "queue show" 's/^\.B queue show/.B queue list/' \
-	commands "$TOP_DIR/src/daemon/ctl.c" "$M8C"
+	commands "$TOP_DIR/src/control/ctl.c" "$M8C"
 
 # ---- the examples parse -------------------------------------------------------------
 if srv6d_built; then
