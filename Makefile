@@ -68,7 +68,8 @@ pc_libs   = $(shell $(PKG_CONFIG) --libs $(1))
 CORE_SRCS  := $(sort $(wildcard src/core/*.c))
 # RCU route cache (liburcu-qsbr).
 CACHE_SRCS := $(sort $(wildcard src/cache/*.c))
-# The srv6d.conf grammar, shared by srv6d and srv6ctl (pure, no library).
+# The srv6d.conf grammar, shared by srv6d and srv6ctl: reads files (the
+# conf, rt_tables, HMAC keys), never talks to the kernel, never logs.
 CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
 # The srv6d program's own files: they share struct daemon (src/daemon/daemon.h):
 # start-up and loop, reload/apply, the periodic watch, the counters' view, and
@@ -92,6 +93,7 @@ CTL_OBJS   := $(CTL_SRCS:%.c=$(BUILD)/%.o)
 
 LIBCORE  := $(BUILD)/libsrv6core.a
 LIBCACHE := $(BUILD)/libsrv6cache.a
+LIBCONF  := $(BUILD)/libsrv6conf.a
 LIBD     := $(BUILD)/libsrv6d.a
 
 URCU_CFLAGS := $(call pc_cflags,$(PKGS_URCU))
@@ -121,7 +123,7 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 
 .SECONDARY:
 .PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest reinject deps install clean bench FORCE
-all: $(LIBCORE) $(LIBCACHE) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
+all: $(LIBCORE) $(LIBCACHE) $(LIBCONF) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
 	$(NETTOOL_BINS)
 
 $(BUILD)/src/core/%.o: src/core/%.c
@@ -153,17 +155,17 @@ $(BUILD)/src/ctl/%.o: src/ctl/%.c
 
 $(LIBCORE): $(CORE_OBJS)
 $(LIBCACHE): $(CACHE_OBJS)
-# The grammar's objects go into libsrv6d.a with the daemon modules: they call
-# each other both ways (preflight prints conf lines; a conf word may use a
-# daemon-side parser), and ld resolves references within one archive in any
-# order.
-$(LIBD): $(D_OBJS) $(CONF_OBJS)
-$(LIBCORE) $(LIBCACHE) $(LIBD):
+$(LIBCONF): $(CONF_OBJS)
+$(LIBD): $(D_OBJS)
+$(LIBCORE) $(LIBCACHE) $(LIBCONF) $(LIBD):
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCACHE) $(LIBCORE)
+# Highest room first, so each archive's references resolve in the ones after
+# it: the conf grammar never calls up into the daemon's rooms (make links it
+# after libsrv6d.a, and a call upward would not link).
+ALL_LIBS := $(if $(D_SRCS),$(LIBD)) $(LIBCONF) $(LIBCACHE) $(LIBCORE)
 
 progs: $(PROGS)
 

@@ -109,11 +109,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctl.h"
+#include "conf_defs.h"
 #include "headend.h"
-#include "nhctx.h"
 #include "seg6.h"
-#include "steer.h"
 
 struct srv6_hmac_set;
 

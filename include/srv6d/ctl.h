@@ -20,7 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define SRV6_CTL_SOCK_DEFAULT "/run/srv6d/srv6d.sock"
+#include "conf_defs.h"  /* SRV6_CTL_SOCK_DEFAULT */
+
 #define SRV6_CTL_REQ_MAX      4096   /* bytes of a request line, '\n' included */
 #define SRV6_CTL_MAX_WORDS    64
 #define SRV6_CTL_ERRLEN       320

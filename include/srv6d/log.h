@@ -21,6 +21,8 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "loglevel.h"  /* srv6_log_level_name(), _from_name() */
+
 /** Default interval of a rate-limited message (ns). */
 #define SRV6_LOG_RL_INTERVAL_NS (10ull * 1000000000ull)
 
@@ -38,27 +40,6 @@ void srv6_log_detach(void);
 
 /** srv6_log_set_level - drop messages whose priority is above @prio (LOG_*). Any thread. */
 void srv6_log_set_level(int prio);
-
-/** srv6_log_level_name - "err", "warning", ... for LOG_*; NULL if out of range.  Pure. */
-static inline const char *srv6_log_level_name(int prio)
-{
-	static const char *const names[] = {
-		"emerg", "alert", "crit", "err", "warning", "notice", "info", "debug",
-	};
-	_Static_assert(sizeof(names) / sizeof(names[0]) == LOG_DEBUG + 1,
-		       "one name per syslog priority");
-
-	return prio >= 0 && prio <= LOG_DEBUG ? names[prio] : NULL;
-}
-
-/** srv6_log_level_from_name - LOG_* for a name of srv6_log_level_name(), or -1.  Pure. */
-static inline int srv6_log_level_from_name(const char *name)
-{
-	for (int i = 0; i <= LOG_DEBUG; i++)
-		if (!strcmp(srv6_log_level_name(i), name))
-			return i;
-	return -1;
-}
 
 /** srv6_log - log one line at syslog priority @prio (LOG_ERR, ...). */
 void srv6_log(int prio, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -55,49 +55,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conf_defs.h"  /* the mark layout: bases, masks, index field */
 #include "seg6.h"
-
-#define SRV6_NHCTX_MARK_BASE  0x6d000000u  /* 'm' << 24 */
-#define SRV6_NHCTX_MARK_MASK  0xffff0000u  /* the low 16 bits index a context */
-#define SRV6_NHCTX_TABLE_BASE 4200000000u  /* adjacency tables base + 1..0xffff */
-#define SRV6_NHCTX_RULE_PRIO  40000u       /* context rules; PRIO + 1 catch-all:
-					      after main (32766) and default (32767) */
-#define SRV6_NHCTX_RULE_PRIO_MAX 65534u    /* PRIO + 1 and the fail-open metric
-					      (0xffff0000 + PRIO) fit */
-#define SRV6_NHCTX_MAX        0xffffu      /* contexts per instance */
-#define SRV6_NHCTX_MARK_ALL   0xffffffffu  /* mark-mask default: all 32 bits */
-
-/**
- * srv6_nhctx_pref_ok - whether @pref can be rule-pref: the contexts at @pref
- * and the catch-all at @pref + 1 must not share a preference with the host's
- * main (32766) or default (32767) rule (a rule added at an existing
- * preference goes behind it, and marked lookups would reach main), and @pref
- * must leave the pref-0 isolation gate a later target: 1..32764 or
- * 32768..SRV6_NHCTX_RULE_PRIO_MAX.  Any thread.
- */
-static inline bool srv6_nhctx_pref_ok(uint64_t pref)
-{
-	return (pref >= 1 && pref <= 32764) ||
-	       (pref >= 32768 && pref <= SRV6_NHCTX_RULE_PRIO_MAX);
-}
-
-/**
- * srv6_nhctx_idx_field - the mark bits that carry the context index: the bits
- * of @mask below the lowest set bit of @base, at most the lowest 16 of them.
- * The other bits of @mask (with @base) say "a mark of this srv6d"; the bits
- * outside @mask are never touched.  Default (mask 0xffffffff, base with its
- * low 16 bits clear): 0x0000ffff.  0 when @mask leaves no room.  Any thread.
- */
-static inline uint32_t srv6_nhctx_idx_field(uint32_t base, uint32_t mask)
-{
-	uint32_t below = base ? mask & ((base & -base) - 1) : 0, f = 0;
-
-	for (int n = 0; below && n < 16; n++) {
-		f |= below & -below;
-		below &= below - 1;
-	}
-	return f;
-}
 
 /**
  * srv6_nhctx_idx_mark - the mark bits of context index @idx: @idx's bits

@@ -69,8 +69,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SRV6_STEER_CHAIN     "SRV6D"       /* default chain name */
-#define SRV6_STEER_CHAIN_MAX 28            /* xtables: 28 characters + NUL */
+#include "conf_defs.h"  /* SRV6_STEER_CHAIN, its length */
+
 #define SRV6_STEER_STATE_DIR "/run/srv6d"
 
 struct srv6_steer_cfg {

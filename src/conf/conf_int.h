@@ -82,7 +82,7 @@ int conf_parse_table_id(const char *kw, const char *s, uint32_t *out, struct err
  * queues (10 requeue 11, 11 requeue 10: an NF_QUEUE verdict queues the
  * packet again at the same hook without running a rule, so it would loop
  * forever).  0, or -ELOOP with *@line the line that closes the cycle and
- * one message naming it in @e.  Pure (src/conf/pqueue.c).
+ * one message naming it in @e.  Pure (src/conf/queue.c).
  */
 int conf_pqueue_cycles(const struct srv6_conf *c, unsigned int *line, struct errbuf *e);
 

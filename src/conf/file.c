@@ -21,7 +21,7 @@
 #include "srv6d/errbuf.h"
 #include "conf_int.h"
 #include "srv6d/hmac_conf.h"   /* hmac hook */
-#include "srv6d/log.h"
+#include "srv6d/loglevel.h"
 
 #define CPU_MAX (CPU_SETSIZE - 1)
 

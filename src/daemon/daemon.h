@@ -17,6 +17,7 @@
 #include "srv6d/pending.h"
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
+#include "srv6d/steer.h"
 
 #ifndef SRV6D_VERSION
 #define SRV6D_VERSION "0.1"    /* the Makefile passes git describe or its VERSION */

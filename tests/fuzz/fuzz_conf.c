@@ -15,9 +15,9 @@
 #include "../../src/conf/route.c"
 #include "../../src/conf/file.c"
 #include "../../src/conf/rttables.c"
-#include "../../src/conf/pqueue.c"
-#include "../../src/daemon/hmac_conf.c"
-#include "../../src/daemon/errbuf.c"
+#include "../../src/conf/queue.c"
+#include "../../src/conf/hmac_conf.c"
+#include "../../src/conf/errbuf.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

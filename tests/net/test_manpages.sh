@@ -7,7 +7,7 @@
 #
 #   man pages --lint--> mandoc -Tlint -Wwarning (else groff -ww -z): silent
 #   src/conf/*.c keyword tables (*_kws[]) + strcmp words --> srv6d.conf(5)
-#   src/daemon/hmac_conf.c strcmp words (the hmac lines) --------> srv6d.conf(5)
+#   src/conf/hmac_conf.c strcmp words (the hmac lines) --------> srv6d.conf(5)
 #   src/core behavior/flavor/mode names -------------------------> srv6d.conf(5)
 #   src/daemon/main.c opt_rows[] (long and short options) -------> srv6d(8)
 #   src/control/ctl.c cmds[] (OBJECT COMMAND of srv6ctl) ----------> srv6ctl(8)
@@ -59,7 +59,7 @@ cover "srv6d.conf(5) documents every keyword the grammar knows" \
 uncover "... and notices one taken out (log-level)" log-level \
 	's/^\.BR log-level /.R log-level /' keywords $GRAMMAR "$M5"
 cover "srv6d.conf(5) documents every hmac keyword hmac_conf.c knows" \
-	keywords "$TOP_DIR/src/daemon/hmac_conf.c" "$M5"
+	keywords "$TOP_DIR/src/conf/hmac_conf.c" "$M5"
 cover "srv6d.conf(5) documents every behavior, flavor and mode" \
 	names "$TOP_DIR/src/core/seg6.c" "$TOP_DIR/src/core/headend.c" "$M5"
 uncover "... and notices one taken out (End.DT46)" End.DT46 's/^End\.DT46\t/Xx\t/' \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_hmac_conf.c - the `hmac` conf lines and secret files
- * (src/daemon/hmac_conf.c, hooks in src/conf/).
+ * (src/conf/hmac_conf.c).
  */
 #include <errno.h>
 #include <fcntl.h>
