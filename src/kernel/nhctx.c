@@ -30,77 +30,9 @@
 #include <time.h>
 
 #include "srv6d/errbuf.h"
-#include "srv6d/nhctx.h"
+#include "nhctx_int.h"
 #include "srv6d/rtdump.h"
 
-/* The protocol of the adjacency routes: the sweep removes only these. */
-#define SRV6_NHCTX_ROUTE_PROTO RTPROT_STATIC
-
-_Static_assert((SRV6_NHCTX_MARK_BASE & ~SRV6_NHCTX_MARK_MASK) == 0,
-	       "mark base must not overlap the index bits");
-_Static_assert(SRV6_NHCTX_MAX == (uint32_t)~SRV6_NHCTX_MARK_MASK,
-	       "context count must match the index bits");
-_Static_assert(SRV6_NHCTX_TABLE_BASE <= UINT32_MAX - SRV6_NHCTX_MAX,
-	       "table range must fit 32 bits");
-
-enum ctx_kind {
-	CTX_ADJ6,   /* adjacency table, ::/0 via nh6 [dev oif] */
-	CTX_ADJ4,   /* adjacency table, 0.0.0.0/0 via nh4 [dev oif] */
-	CTX_TBL6,   /* IPv6 rule to a user table */
-	CTX_TBL46,  /* IPv6 and IPv4 rules to a user table */
-};
-
-struct ctx {
-	enum ctx_kind kind;
-	struct in6_addr nh6;
-	struct in_addr nh4;
-	int oif;
-	uint32_t table;    /* table the rule looks up */
-	uint32_t idx;      /* 1..SRV6_NHCTX_MAX */
-	bool wanted;       /* wanted by the last sync (reverted on failure) */
-	bool committed;    /* wanted by the running config (as of the last gc) */
-};
-
-struct srv6_nhctx {
-	struct nl_sock *sk;
-	uint32_t mark_base, table_base, prio;
-	uint32_t mark_mask;  /* the bits srv6d owns (mark-mask) */
-	uint32_t id_mask;    /* mark_mask without the index field: "srv6d's mark" */
-	uint32_t idx_field;  /* where the index goes (srv6_nhctx_idx_field) */
-	uint32_t max_idx;    /* largest index the field holds */
-	struct ctx *ctx;
-	size_t nctx, cap;
-	int kerr;          /* errno of the last kernel NLMSG_ERROR, 0 if none */
-	bool committed_once;
-	bool fam_on[2];    /* [0] IPv6, [1] IPv4: gate and blackhole installed */
-	bool fam_ok[2];    /* ... and checked during this sync */
-	uint64_t used[(SRV6_NHCTX_MAX + 1) / 64];  /* context indices in use */
-};
-
-
-/* libnl reports NLE_* codes; the daemon speaks errno. */
-static int nlerr_to_errno(int nlerr)
-{
-	switch (nlerr < 0 ? -nlerr : nlerr) {
-	case NLE_SUCCESS: return 0;
-	case NLE_INTR: return EINTR;
-	case NLE_AGAIN: return EAGAIN;
-	case NLE_NOMEM: return ENOMEM;
-	case NLE_EXIST: return EEXIST;
-	case NLE_INVAL: return EINVAL;
-	case NLE_RANGE: return ERANGE;
-	case NLE_MSGSIZE: return EMSGSIZE;
-	case NLE_OPNOTSUPP: return EOPNOTSUPP;
-	case NLE_AF_NOSUPPORT: return EAFNOSUPPORT;
-	case NLE_OBJ_NOTFOUND: return ENOENT;
-	case NLE_NOADDR: return EADDRNOTAVAIL;
-	case NLE_BUSY: return EBUSY;
-	case NLE_NOACCESS: return EACCES;
-	case NLE_PERM: return EPERM;
-	case NLE_NODEV: return ENODEV;
-	default: return EIO;
-	}
-}
 
 /* Keep the kernel's own errno: libnl folds many into "Unspecific failure". */
 static int on_nlmsgerr(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
@@ -109,388 +41,6 @@ static int on_nlmsgerr(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 
 	n->kerr = -e->error;
 	return NL_STOP;
-}
-
-/* -errno for the libnl result @nlerr of the last request. */
-static int req_errno(struct srv6_nhctx *n, int nlerr)
-{
-	int e = n->kerr ? n->kerr : nlerr_to_errno(nlerr);
-
-	n->kerr = 0;
-	return -e;
-}
-
-static bool ctx_has_v6_rule(const struct ctx *c)
-{
-	return c->kind != CTX_ADJ4;
-}
-
-static bool ctx_has_v4_rule(const struct ctx *c)
-{
-	return c->kind == CTX_ADJ4 || c->kind == CTX_TBL46;
-}
-
-static bool ctx_has_table(const struct ctx *c)
-{
-	return c->kind == CTX_ADJ6 || c->kind == CTX_ADJ4;
-}
-
-static uint32_t ctx_mark(const struct srv6_nhctx *n, const struct ctx *c)
-{
-	return n->mark_base | srv6_nhctx_idx_mark(c->idx, n->idx_field);
-}
-
-/* ---- rules ---- */
-
-static struct rtnl_rule *rule_build(int family, uint32_t prio, uint32_t mark,
-				    uint32_t mask, uint8_t action, uint32_t table)
-{
-	struct rtnl_rule *r = rtnl_rule_alloc();
-
-	if (!r)
-		return NULL;
-	rtnl_rule_set_family(r, family);
-	rtnl_rule_set_prio(r, prio);
-	rtnl_rule_set_mark(r, mark);
-	rtnl_rule_set_mask(r, mask);
-	rtnl_rule_set_action(r, action);
-	if (action == FR_ACT_TO_TBL)
-		rtnl_rule_set_table(r, table);
-	else if (action == FR_ACT_GOTO)
-		rtnl_rule_set_goto(r, table);   /* @table is the target preference */
-	return r;
-}
-
-/* Add a rule unless an identical one exists (NLM_F_EXCL makes the kernel
- * compare).  Returns 0 or -errno. */
-static int rule_ensure(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t mark,
-		       uint32_t mask, uint8_t action, uint32_t table)
-{
-	struct rtnl_rule *r = rule_build(family, prio, mark, mask, action, table);
-	int e;
-
-	if (!r)
-		return -ENOMEM;
-	n->kerr = 0;
-	e = rtnl_rule_add(n->sk, r, NLM_F_CREATE | NLM_F_EXCL);
-	rtnl_rule_put(r);
-	if (e < 0 && -e != NLE_EXIST)
-		return req_errno(n, e);
-	return 0;
-}
-
-static int rule_remove(struct srv6_nhctx *n, int family, uint32_t prio, uint32_t mark,
-		       uint32_t mask, uint8_t action, uint32_t table)
-{
-	struct rtnl_rule *r = rule_build(family, prio, mark, mask, action, table);
-	int e;
-
-	if (!r)
-		return -ENOMEM;
-	n->kerr = 0;
-	e = rtnl_rule_delete(n->sk, r, 0);
-	rtnl_rule_put(r);
-	if (e < 0 && -e != NLE_OBJ_NOTFOUND)
-		return req_errno(n, e);
-	return 0;
-}
-
-/*
- * The gate: "pref PRIO not fwmark BASE/MASK goto PRIO+1", before the context
- * rules of its family (same preference, added first: the kernel keeps rules
- * of one preference in insertion order).  With PRIO behind main and default
- * (the default, 40000), a lookup without a mark of srv6d's range gets here
- * only when no host table routed it; it then jumps over every context rule
- * to the catch-all, which does not match it either: three srv6d rules
- * crossed in all (this gate, the catch-all and the isolation gate at 0),
- * however many contexts.  A lookup that local, main or default routes
- * crosses only the isolation gate.  libnl has no setter for
- * FIB_RULE_INVERT, so the message is built here.
- */
-static int gate_msg(struct srv6_nhctx *n, int family, int cmd, int flags)
-{
-	struct fib_rule_hdr frh = {
-		.family = (uint8_t)family,
-		.action = FR_ACT_GOTO,
-		.flags = FIB_RULE_INVERT,
-	};
-	struct nl_msg *m = nlmsg_alloc_simple(cmd, flags);
-	int e;
-
-	if (!m)
-		return -ENOMEM;
-	if (nlmsg_append(m, &frh, sizeof(frh), NLMSG_ALIGNTO) < 0 ||
-	    nla_put_u32(m, FRA_PRIORITY, n->prio) < 0 ||
-	    nla_put_u32(m, FRA_FWMARK, n->mark_base) < 0 ||
-	    nla_put_u32(m, FRA_FWMASK, n->id_mask) < 0 ||
-	    nla_put_u32(m, FRA_GOTO, n->prio + 1) < 0) {
-		nlmsg_free(m);
-		return -ENOMEM;
-	}
-	n->kerr = 0;
-	e = nl_send_sync(n->sk, m);   /* frees m */
-	if (e < 0 || n->kerr)
-		return req_errno(n, e);
-	return 0;
-}
-
-/* What preference 0 holds now, in the kernel's order: whether a local rule
- * comes before srv6d's isolation gate, whether one comes after it, and how
- * many non-kernel copies (left by a crash in the middle of a reorder) exist. */
-struct zero_state {
-	bool local_before, local_after, gate;
-	int temps;
-	uint32_t foreign;   /* 1 + the preference of a rule at PRIO or PRIO + 1
-			       that is not srv6d's (0: none) */
-};
-
-#define LOCAL_TEMP_PROTO 4   /* RTPROT_STATIC: srv6d's temporary copy */
-
-struct zero_walk {
-	struct srv6_nhctx *n;
-	struct zero_state *z;
-};
-
-static int zero_attr_cb(const struct nlattr *a, void *data)
-{
-	const struct nlattr **tb = data;
-	int t = mnl_attr_get_type(a);
-
-	if (t <= FRA_MAX)
-		tb[t] = a;
-	return MNL_CB_OK;
-}
-
-/* One rule of the dump, in the kernel's order (libnl's caches do not keep
- * it, hence this walk). */
-static int zero_rule_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct zero_walk *w = data;
-	const struct fib_rule_hdr *frh = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *tb[FRA_MAX + 1] = { 0 };
-	uint32_t prio = 0, table, mark = 0;
-	uint8_t proto = 0;
-
-	if (nlh->nlmsg_type != RTM_NEWRULE)
-		return MNL_CB_OK;
-	mnl_attr_parse(nlh, sizeof(*frh), zero_attr_cb, tb);
-	if (tb[FRA_PRIORITY])
-		prio = mnl_attr_get_u32(tb[FRA_PRIORITY]);
-	if (prio != 0 && prio != w->n->prio && prio != w->n->prio + 1)
-		return MNL_CB_OK;
-	table = tb[FRA_TABLE] ? mnl_attr_get_u32(tb[FRA_TABLE]) : frh->table;
-	if (tb[FRA_FWMARK])
-		mark = mnl_attr_get_u32(tb[FRA_FWMARK]);
-	if (tb[FRA_PROTOCOL])
-		proto = mnl_attr_get_u8(tb[FRA_PROTOCOL]);
-	if ((prio == w->n->prio || prio == w->n->prio + 1) && !w->z->foreign) {
-		uint32_t mask = tb[FRA_FWMASK] ? mnl_attr_get_u32(tb[FRA_FWMASK]) : 0;
-
-		/* srv6d's rules at its preferences all match one of its marks */
-		if ((mark & w->n->id_mask) != w->n->mark_base ||
-		    (mask & w->n->id_mask) != w->n->id_mask)
-			w->z->foreign = prio + 1;
-	}
-	if (prio != 0)
-		return MNL_CB_OK;
-	if (frh->action == FR_ACT_GOTO && tb[FRA_GOTO] &&
-	    mnl_attr_get_u32(tb[FRA_GOTO]) == w->n->prio && mark == w->n->mark_base) {
-		w->z->gate = true;
-		return MNL_CB_OK;
-	}
-	if (table != RT_TABLE_LOCAL || frh->action != FR_ACT_TO_TBL || mark)
-		return MNL_CB_OK;
-	if (proto == LOCAL_TEMP_PROTO)
-		w->z->temps++;
-	else if (w->z->gate)
-		w->z->local_after = true;
-	else
-		w->z->local_before = true;
-	return MNL_CB_OK;
-}
-
-static int zero_state_read(struct srv6_nhctx *n, int family, struct zero_state *z)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
-	struct zero_walk w = { n, z };
-	struct mnl_socket *nl;
-	struct nlmsghdr *nlh;
-	struct fib_rule_hdr *frh;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	int r = 0;
-
-	memset(z, 0, sizeof(*z));
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETRULE;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
-	frh->family = (uint8_t)family;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		r = -errno;
-		goto out;
-	}
-	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		int c;
-
-		if (len < 0) {
-			r = -errno;
-			break;
-		}
-		c = mnl_cb_run(buf, (size_t)len, seq, portid, zero_rule_cb, &w);
-		if (c <= MNL_CB_STOP) {
-			r = c < 0 ? -errno : 0;
-			break;
-		}
-	}
-out:
-	mnl_socket_close(nl);
-	return r;
-}
-
-/* "pref 0 lookup local proto @proto": add (not exclusive) or delete the first
- * such rule (the kernel matches the protocol when the request names one). */
-static int local_rule_op(struct srv6_nhctx *n, int family, uint8_t proto, bool add)
-{
-	struct rtnl_rule *r = rule_build(family, 0, 0, 0, FR_ACT_TO_TBL, RT_TABLE_LOCAL);
-	int e;
-
-	if (!r)
-		return -ENOMEM;
-	rtnl_rule_set_protocol(r, proto);
-	n->kerr = 0;
-	e = add ? rtnl_rule_add(n->sk, r, NLM_F_CREATE) : rtnl_rule_delete(n->sk, r, 0);
-	rtnl_rule_put(r);
-	return e < 0 ? req_errno(n, e) : 0;
-}
-
-/*
- * Table isolation (docs/NETFILTER-ROUTING.md): "pref 0 fwmark BASE/MASK goto
- * PRIO" before the host's "lookup local" rule, so srv6d's results never
- * reach the local table.  A rule added at an existing preference goes behind
- * the rules already there, and the kernel refuses an identical second rule,
- * so the host's rule (proto kernel) is moved behind the gate through a
- * temporary copy of another protocol: add the copy (behind the gate), delete
- * the original, add the original again (behind the copy), delete the copy.
- * There is no moment without a local rule, every other lookup keeps its
- * order, and the rule stays "proto kernel" (network managers that flush
- * foreign rules keep it).  A copy left by a crash is removed here.
- */
-static int isolation_on(struct srv6_nhctx *n, int family)
-{
-	struct zero_state z = { 0 };
-	int e;
-
-	e = rule_ensure(n, family, 0, n->mark_base, n->id_mask, FR_ACT_GOTO, n->prio);
-	if (e == 0)
-		e = zero_state_read(n, family, &z);
-	if (e < 0)
-		return e;
-	if (z.local_before) {
-		e = local_rule_op(n, family, LOCAL_TEMP_PROTO, true);
-		if (e == 0)
-			e = local_rule_op(n, family, RTPROT_KERNEL, false);
-		if (e == 0)
-			e = local_rule_op(n, family, RTPROT_KERNEL, true);
-		if (e < 0)
-			return e;
-		z.temps++;
-	} else if (!z.local_after && z.temps) {
-		/* a crash left only the copy: put the original back first */
-		e = local_rule_op(n, family, RTPROT_KERNEL, true);
-		if (e < 0)
-			return e;
-	}
-	for (; z.temps > 0; z.temps--) {
-		e = local_rule_op(n, family, LOCAL_TEMP_PROTO, false);
-		if (e < 0)
-			return e;
-	}
-	return 0;
-}
-
-static int fam_idx(int family)
-{
-	return family == AF_INET6 ? 0 : 1;
-}
-
-/* Before the first context rule of @family (and once per sync, a repair):
- * the catch-all, then the gate, then the isolation gate at 0 (each goto's
- * target exists before the goto: an unresolved goto is skipped, and marked
- * lookups would fall through to local and main).  No srv6d rule exists in a
- * family while no context needs one.  A rule of someone else at PRIO or
- * PRIO + 1 is refused (-EEXIST, @err says which): the isolation gate's goto
- * lands on the first rule of PRIO, and srv6d's results would meet it before
- * the contexts and the catch-all. */
-static int family_on(struct srv6_nhctx *n, int family, char *err, size_t errlen)
-{
-	int i = fam_idx(family), e;
-	struct zero_state z;
-
-	if (n->fam_on[i] && n->fam_ok[i])
-		return 0;
-	e = zero_state_read(n, family, &z);
-	if (e < 0)
-		return e;
-	if (z.foreign) {
-		srv6_seterr(err, errlen, "IPv%d rule preference %u holds a rule that is not srv6d's: "
-			    "srv6d's results would reach it (choose another rule-pref, or move it)",
-			    family == AF_INET6 ? 6 : 4, z.foreign - 1);
-		return -EEXIST;
-	}
-	e = rule_ensure(n, family, n->prio + 1, n->mark_base, n->id_mask,
-			FR_ACT_UNREACHABLE, 0);
-	if (e < 0)
-		return e;
-	e = gate_msg(n, family, RTM_NEWRULE, NLM_F_CREATE | NLM_F_EXCL);
-	if (e < 0 && e != -EEXIST)
-		return e;
-	e = isolation_on(n, family);
-	if (e < 0)
-		return e;
-	n->fam_on[i] = n->fam_ok[i] = true;
-	return 0;
-}
-
-/* After contexts went: a family none of them needs loses its gates and its
- * catch-all.  Returns the first error. */
-static int family_prune(struct srv6_nhctx *n)
-{
-	bool need[2] = { false, false };
-	int ret = 0;
-
-	for (size_t i = 0; i < n->nctx; i++) {
-		need[0] |= ctx_has_v6_rule(&n->ctx[i]);
-		need[1] |= ctx_has_v4_rule(&n->ctx[i]);
-	}
-	for (int i = 0; i < 2; i++) {
-		int family = i ? AF_INET : AF_INET6, e;
-
-		if (!n->fam_on[i] || need[i])
-			continue;
-		e = rule_remove(n, family, 0, n->mark_base, n->id_mask, FR_ACT_GOTO,
-				n->prio);
-		if (e < 0 && !ret)
-			ret = e;
-		e = gate_msg(n, family, RTM_DELRULE, 0);
-		if (e < 0 && e != -ENOENT && !ret)
-			ret = e;
-		e = rule_remove(n, family, n->prio + 1, n->mark_base, n->id_mask,
-				FR_ACT_UNREACHABLE, 0);
-		if (e < 0 && !ret)
-			ret = e;
-		n->fam_on[i] = n->fam_ok[i] = false;
-	}
-	return ret;
 }
 
 /* ---- adjacency routes ---- */
@@ -601,21 +151,21 @@ static int ctx_install(struct srv6_nhctx *n, const struct ctx *c, char *err, siz
 		}
 	}
 	if (ctx_has_v6_rule(c)) {
-		e = family_on(n, AF_INET6, err, errlen);
+		e = nhctx_family_on(n, AF_INET6, err, errlen);
 		if (e == -EEXIST)
 			return e;
 		if (!e)
-			e = rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
+			e = nhctx_rule_ensure(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = family_on(n, AF_INET, err, errlen);
+		e = nhctx_family_on(n, AF_INET, err, errlen);
 		if (e == -EEXIST)
 			return e;
 		if (!e)
-			e = rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
+			e = nhctx_rule_ensure(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
 					FR_ACT_TO_TBL, c->table);
 		if (e < 0)
 			goto out_rule;
@@ -636,13 +186,13 @@ static int ctx_uninstall(struct srv6_nhctx *n, const struct ctx *c)
 	int ret = 0, e;
 
 	if (ctx_has_v6_rule(c)) {
-		e = rule_remove(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
+		e = nhctx_rule_remove(n, AF_INET6, n->prio, ctx_mark(n, c), n->mark_mask,
 				FR_ACT_TO_TBL, c->table);
 		if (e < 0 && !ret)
 			ret = e;
 	}
 	if (ctx_has_v4_rule(c)) {
-		e = rule_remove(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
+		e = nhctx_rule_remove(n, AF_INET, n->prio, ctx_mark(n, c), n->mark_mask,
 				FR_ACT_TO_TBL, c->table);
 		if (e < 0 && !ret)
 			ret = e;
@@ -883,7 +433,7 @@ struct srv6_nhctx *srv6_nhctx_open(uint32_t mark_base, uint32_t mark_mask, uint3
 		goto out_sock;
 	}
 	/* No rule yet: the gate and the blackhole come with the first context
-	 * of their family (family_on). */
+	 * of their family (nhctx_family_on). */
 	return n;
 
 out_sock:
@@ -1132,7 +682,7 @@ out_revert:
 	}
 	for (i = 0; i < old; i++)
 		n->ctx[i].wanted = n->ctx[i].committed;
-	(void)family_prune(n);
+	(void)nhctx_family_prune(n);
 	return e;
 }
 
@@ -1243,61 +793,47 @@ int srv6_nhctx_verify(struct srv6_nhctx *n, bool v6, bool v4, struct srv6_sid_cf
 	return lost;
 }
 
-int srv6_nhctx_gc(struct srv6_nhctx *n)
+/* Keep the contexts @keep says (gc: wanted by the new config, which become
+ * committed; abort: committed by the running one, which become wanted again),
+ * uninstall the rest, then prune the families nobody needs.  Returns how
+ * many went, or the first error after trying all. */
+static int ctx_settle(struct srv6_nhctx *n, bool commit)
 {
-	int removed = 0, ret = 0;
+	int removed = 0, ret = 0, e;
 	size_t i = 0;
 
-	n->committed_once = true;
 	while (i < n->nctx) {
-		int e;
+		struct ctx *c = &n->ctx[i];
 
-		if (n->ctx[i].wanted) {
-			n->ctx[i].committed = true;
+		if (commit ? c->wanted : c->committed) {
+			if (commit)
+				c->committed = true;
+			else
+				c->wanted = true;
 			i++;
 			continue;
 		}
-		e = ctx_uninstall(n, &n->ctx[i]);
+		e = ctx_uninstall(n, c);
 		if (e < 0 && !ret)
 			ret = e;
 		ctx_drop(n, i);
 		removed++;
 	}
-	{
-		int pe = family_prune(n);
-
-		if (pe < 0 && !ret)
-			ret = pe;
-	}
+	e = nhctx_family_prune(n);
+	if (e < 0 && !ret)
+		ret = e;
 	return ret < 0 ? ret : removed;
+}
+
+int srv6_nhctx_gc(struct srv6_nhctx *n)
+{
+	n->committed_once = true;
+	return ctx_settle(n, true);
 }
 
 int srv6_nhctx_abort(struct srv6_nhctx *n)
 {
-	int removed = 0, ret = 0;
-	size_t i = 0;
-
-	while (i < n->nctx) {
-		int e;
-
-		if (n->ctx[i].committed) {
-			n->ctx[i].wanted = true;
-			i++;
-			continue;
-		}
-		e = ctx_uninstall(n, &n->ctx[i]);
-		if (e < 0 && !ret)
-			ret = e;
-		ctx_drop(n, i);
-		removed++;
-	}
-	{
-		int pe = family_prune(n);
-
-		if (pe < 0 && !ret)
-			ret = pe;
-	}
-	return ret < 0 ? ret : removed;
+	return ctx_settle(n, false);
 }
 
 size_t srv6_nhctx_count(const struct srv6_nhctx *n)
