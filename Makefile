@@ -75,12 +75,13 @@ CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
 # start-up and loop, reload/apply, the periodic watch, the counters' view, and
 # the control socket's command handlers.
 SRV6D_SRCS := src/daemon/main.c src/daemon/apply.c src/daemon/watch.c src/daemon/counters.c \
-	$(sort $(wildcard src/control/ctl_*.c))
-# The daemon's rooms (docs/ARCHITECTURE.md), lowest first: what srv6d asks
-# of the kernel, what touches a packet, the control socket, the daemon's
-# life.  Their modules (all but SRV6D_SRCS) go into libsrv6d.a, shared by
-# srv6d, srv6ctl (the control protocol), tests and bench.
-ROOMS      := kernel datapath control daemon
+	$(sort $(wildcard src/daemon/ctl_*.c))
+# The daemon's rooms (docs/ARCHITECTURE.md), lowest first: the logging
+# edge they all share, what srv6d asks of the kernel, what touches a packet,
+# the control socket, the daemon's life.  Their modules (all but SRV6D_SRCS)
+# go into libsrv6d.a, shared by srv6d, srv6ctl (the control protocol), tests
+# and bench.
+ROOMS      := base kernel datapath control daemon
 D_SRCS     := $(sort $(filter-out $(SRV6D_SRCS),$(wildcard $(ROOMS:%=src/%/*.c))))
 CTL_SRCS   := $(sort $(wildcard src/ctl/*.c))
 
@@ -179,8 +180,8 @@ $(BUILD)/version.h: FORCE
 	@mkdir -p $(@D)
 	@echo '#define SRV6D_VERSION "$(FULL_VERSION)"' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
-$(BUILD)/src/daemon/main.o $(BUILD)/src/control/ctl_status.o: $(BUILD)/version.h
-$(BUILD)/src/daemon/main.o $(BUILD)/src/control/ctl_status.o: override CFLAGS += -include $(BUILD)/version.h
+$(BUILD)/src/daemon/main.o $(BUILD)/src/daemon/ctl_status.o: $(BUILD)/version.h
+$(BUILD)/src/daemon/main.o $(BUILD)/src/daemon/ctl_status.o: override CFLAGS += -include $(BUILD)/version.h
 
 $(BUILD)/srv6d: $(SRV6D_OBJS) $(ALL_LIBS)
 	@$(if $(Q),echo "  LD      $@")

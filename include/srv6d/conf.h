@@ -158,43 +158,12 @@ static inline uint32_t srv6_route_metric(const struct srv6_conf_route *r)
 	return r->has_metric ? r->metric : r->family == AF_INET6 ? 1024 : 0;
 }
 
-/* A verdict-policy queue's policy. */
-enum srv6_pq_policy {
-	SRV6_PQ_ACCEPT,                /* NF_ACCEPT (with mark when has_mark) */
-	SRV6_PQ_DROP,                  /* NF_DROP */
-	SRV6_PQ_REPEAT,                /* NF_REPEAT (setting mark when has_mark; packets
-					  carrying all its bits: NF_ACCEPT) */
-	SRV6_PQ_REQUEUE,               /* NF_QUEUE to queue requeue */
-	SRV6_PQ_HOLD,                  /* no verdict until released: NF_ACCEPT then */
-	SRV6_PQ_DELAY,                 /* NF_ACCEPT delay_ms after arrival */
-};
-
-#define SRV6_CONF_MAX_PQUEUES 64
-#define SRV6_CONF_PQ_DELAY_MAX_MS 3600000u
-
-/** struct srv6_conf_pqueue - one "queue N policy ..." line. */
-struct srv6_conf_pqueue {
-	uint16_t queue;
-	enum srv6_pq_policy policy;
-	bool has_mark;                 /* accept mark M, repeat mark M */
-	uint32_t mark;
-	uint16_t requeue;              /* requeue Q */
-	uint32_t delay_ms;             /* delay DURATION */
-	unsigned int line;
-};
-
 /**
  * srv6_pqueue_parse_words - the words after "queue N" ("policy" ...) into
  * *@pq (queue set from @queue).  0 or -EINVAL with one message in @err.  Pure.
  */
 int srv6_pqueue_parse_words(unsigned int queue, int argc, char **argv,
 			    struct srv6_conf_pqueue *pq, char *err, size_t errlen);
-
-/**
- * srv6_pqueue_format - "accept mark 0x20", "delay 50ms"... (the words after
- * "policy") into @buf.  Returns the length as snprintf.  Pure.
- */
-int srv6_pqueue_format(char *buf, size_t len, const struct srv6_conf_pqueue *pq);
 
 /* How results go back to the kernel (include/srv6d/inject.h). */
 enum srv6_egress_mode {

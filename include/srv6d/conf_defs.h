@@ -3,15 +3,18 @@
  * conf_defs.h - the defaults and limits srv6d.conf is checked against, whose
  * owners sit in rooms above the conf grammar: the control socket's default
  * path (control), the steering chain's name (kernel/steer), and the mark,
- * table and rule-preference layout of the next-hop contexts (kernel/nhctx).
+ * table and rule-preference layout of the next-hop contexts (kernel/nhctx),
+ * and the built value of a "queue N policy" line the datapath's verdict-policy
+ * queues receive (datapath/pqueue).
  * They live here so that src/conf/ includes nothing above it; ctl.h,
  * steer.h and nhctx.h include this file, so their users see no change.
- * Constants and pure inline functions only.
+ * Constants, value types and pure inline functions only.
  */
 #ifndef SRV6D_CONF_DEFS_H
 #define SRV6D_CONF_DEFS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* control socket (src/control/) */
@@ -63,5 +66,39 @@ static inline uint32_t srv6_nhctx_idx_field(uint32_t base, uint32_t mask)
 	}
 	return f;
 }
+
+/* verdict-policy queues (src/datapath/pqueue.c) */
+/* A verdict-policy queue's policy. */
+enum srv6_pq_policy {
+	SRV6_PQ_ACCEPT,                /* NF_ACCEPT (with mark when has_mark) */
+	SRV6_PQ_DROP,                  /* NF_DROP */
+	SRV6_PQ_REPEAT,                /* NF_REPEAT (setting mark when has_mark; packets
+					  carrying all its bits: NF_ACCEPT) */
+	SRV6_PQ_REQUEUE,               /* NF_QUEUE to queue requeue */
+	SRV6_PQ_HOLD,                  /* no verdict until released: NF_ACCEPT then */
+	SRV6_PQ_DELAY,                 /* NF_ACCEPT delay_ms after arrival */
+};
+
+#define SRV6_CONF_MAX_PQUEUES 64
+#define SRV6_CONF_PQ_DELAY_MAX_MS 3600000u
+
+/** struct srv6_conf_pqueue - one "queue N policy ..." line. */
+struct srv6_conf_pqueue {
+	uint16_t queue;
+	enum srv6_pq_policy policy;
+	bool has_mark;                 /* accept mark M, repeat mark M */
+	uint32_t mark;
+	uint16_t requeue;              /* requeue Q */
+	uint32_t delay_ms;             /* delay DURATION */
+	unsigned int line;
+};
+
+/**
+ * srv6_pqueue_format - "accept mark 0x20", "delay 50ms"... (the words after
+ * "policy") into @buf.  Returns the length as snprintf.  Pure.  Beside its value
+ * type because the datapath's queue show prints it with the conf's own name
+ * table (src/conf/queue.c), without the grammar.
+ */
+int srv6_pqueue_format(char *buf, size_t len, const struct srv6_conf_pqueue *pq);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ctl.h - the control protocol of srv6d and srv6ctl (docs/CONTROL.md): the
- * command table both sides share, the request parser, and the kernel's
- * NFQUEUE counters.  Everything here is pure (no I/O, no globals) except
- * srv6_nfq_proc_read().
+ * command table both sides share and the request parser.  Pure (no I/O, no
+ * globals).  The JSON string encoder is in sbuf.h; the kernel's NFQUEUE
+ * counters are in nfqstat.h.
  *
  * A request is one line of at most SRV6_CTL_REQ_MAX bytes (the '\n'
  * included): printable ASCII words separated by blanks,
@@ -87,31 +87,5 @@ int srv6_ctl_parse(char *buf, size_t len, bool local, struct srv6_ctl_req *req,
 /** srv6_ctl_usage - the usage text, generated from the table, into @out. */
 void srv6_ctl_usage(FILE *out, const char *prog);
 
-/**
- * srv6_json_str - @s as a JSON string (quotes included) into @out:
- * '"', '\\' and control bytes escaped; bytes >= 0x80 as \u00XX.
- */
-void srv6_json_str(FILE *out, const char *s);
-
-/* One line of /proc/net/netfilter/nfnetlink_queue. */
-struct srv6_nfq_kstats {
-	unsigned int queue;
-	uint32_t portid;
-	uint64_t waiting;            /* queue_total: packets waiting for a verdict */
-	unsigned int copy_mode, copy_range;
-	uint64_t queue_dropped;      /* queue full (queue-maxlen) */
-	uint64_t user_dropped;       /* the netlink socket's buffer full */
-	uint64_t id_sequence;
-};
-
-/**
- * srv6_nfq_proc_find - the line for @queue in the text of
- * /proc/net/netfilter/nfnetlink_queue.  0, -ENOENT (no such queue bound
- * in this namespace) or -EINVAL (a line that does not parse).  Pure.
- */
-int srv6_nfq_proc_find(const char *text, unsigned int queue, struct srv6_nfq_kstats *out);
-
-/** srv6_nfq_proc_read - the file into @buf (NUL-terminated).  0 or -errno. */
-int srv6_nfq_proc_read(char *buf, size_t len);
 
 #endif

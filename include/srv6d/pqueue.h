@@ -72,8 +72,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "conf.h"
-#include "ctl.h"
+#include "conf_defs.h"
+#include "nfqstat.h"
 #include "nfq.h"
 
 #define SRV6_PQ_TICK_MS    20      /* receive timeout: delay and release resolution */

@@ -11,8 +11,9 @@
  * (what `ip route flush` does), so every attribute that tells it apart from
  * a similar route is matched.
  *
- * Control thread only (srv6_rt_request: any thread); each call opens and
- * closes its own netlink socket.
+ * The one rtnetlink dump of the tree: the daemon's sweeps and checks and
+ * srv6ctl's import read through it.  Control thread only (srv6_rt_request:
+ * any thread); each call opens and closes its own netlink socket.
  */
 #ifndef SRV6D_RTDUMP_H
 #define SRV6D_RTDUMP_H
@@ -42,6 +43,20 @@ typedef int (*srv6_rt_fn)(const struct srv6_rt *rt, void *arg);
  */
 int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg);
 
+struct nlmsghdr;
+
+/* Called for every RTM_NEWROUTE of a dump, with the kernel's own message
+ * (valid for the call only). */
+typedef void (*srv6_rt_msg_fn)(const struct nlmsghdr *nlh, void *arg);
+
+/**
+ * srv6_rt_dump_msgs - the same dump as srv6_rt_dump(), handing @fn each
+ * route's raw message, for a caller that decodes more than struct srv6_rt
+ * holds.  Returns 0 or -errno.  Caller: srv6ctl (import --from-kernel, the
+ * seg6/seg6local encap decoder in src/ctl/rtshow.c).
+ */
+int srv6_rt_dump_msgs(int family, srv6_rt_msg_fn fn, void *arg);
+
 /**
  * srv6_rt_sweep - delete every route of @family that @pick picks, after the
  * dump (no request is sent while it runs).  A route already gone (ENOENT,
@@ -58,7 +73,6 @@ int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg);
  * limit).  Returns 0 or the kernel's -errno (-ETIMEDOUT: no answer).
  * Caller: kfeat.c (the feature probe).
  */
-struct nlmsghdr;
 int srv6_rt_request(struct nlmsghdr *nlh, int timeout_s);
 
 #endif

@@ -2,13 +2,15 @@
 /*
  * sbuf.h - a string builder: snprintf semantics over several calls (the
  * conf printers, the ctl replies) or a growing heap string (steer's
- * ip6tables-restore input and tool output).  Pure; any thread, no locks.
+ * ip6tables-restore input and tool output), and the JSON string encoder
+ * the ctl replies and the stats dumps share.  Pure; any thread, no locks.
  */
 #ifndef SRV6D_SBUF_H
 #define SRV6D_SBUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 struct srv6_sbuf {
 	char *p;
@@ -35,5 +37,11 @@ int srv6_sb_grow_printf(struct srv6_sbuf *b, const char *fmt, ...) __attribute__
 
 /** srv6_sb_done - a fixed buffer's length, or -ENOSPC when the output did not fit. */
 int srv6_sb_done(const struct srv6_sbuf *b);
+
+/**
+ * srv6_json_str - @s as a JSON string (quotes included) into @out:
+ * '"', '\\' and control bytes escaped; bytes >= 0x80 as \u00XX.
+ */
+void srv6_json_str(FILE *out, const char *s);
 
 #endif

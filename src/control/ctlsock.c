@@ -19,6 +19,7 @@
 
 #include "srv6d/ctlsock.h"
 #include "srv6d/log.h"
+#include "srv6d/sbuf.h"
 
 enum client_state {
 	C_FREE,

@@ -2,7 +2,7 @@
 /*
  * daemon.h - the running daemon's state (struct daemon) and the functions the
  * srv6d program's files call across: src/daemon/{main,apply,watch,counters}.c
- * and the control socket's handlers in src/control/ctl_*.c.  Not a library
+ * and the control socket's handlers in src/daemon/ctl_*.c.  Not a library
  * interface: only the srv6d program includes it.  Everything here runs on
  * the control thread (main's loop), which owns struct daemon; workers and
  * policy-queue threads never see it.
@@ -11,9 +11,11 @@
 #define SRV6D_DAEMON_H
 
 #include "srv6d/cache.h"
+#include "srv6d/ctl.h"
 #include "srv6d/egress.h"
 #include "srv6d/kfeat.h"
 #include "srv6d/log.h"
+#include "srv6d/nfqstat.h"
 #include "srv6d/pending.h"
 #include "srv6d/saddr.h"
 #include "srv6d/service.h"
@@ -171,7 +173,7 @@ bool workers_alive(struct daemon *d, struct srv6_liveness *live, unsigned int *s
 void watchdog_tick(struct daemon *d, struct srv6_liveness *live,
 		   struct srv6_ratelimit *rl);
 
-/* src/control/ctl_show.c */
+/* src/daemon/ctl_show.c */
 void collect_sid(const struct srv6_sid_entry *e, void *arg);
 void collect_pol(const struct srv6_policy_entry *e, void *arg);
 int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *o,
@@ -179,29 +181,29 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 	       size_t errlen);
 
-/* src/control/ctl_queue.c */
+/* src/daemon/ctl_queue.c */
 bool kq_find(const char *proc, unsigned int queue, struct srv6_nfq_kstats *k);
 int ctl_queue(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 	      size_t errlen);
 int ctl_release(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 		size_t errlen);
 
-/* src/control/ctl_steer.c */
+/* src/daemon/ctl_steer.c */
 int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 	      size_t errlen);
 
-/* src/control/ctl_status.c */
+/* src/daemon/ctl_status.c */
 int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o);
 
-/* src/control/ctl_stats.c */
+/* src/daemon/ctl_stats.c */
 int ctl_stats(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,
 	      size_t errlen);
 int ctl_reset(struct daemon *d, FILE *o, char *err, size_t errlen);
 
-/* src/control/ctl_run.c: the srv6_ctl_handler main's loop gives the control socket */
+/* src/daemon/ctl_run.c: the srv6_ctl_handler main's loop gives the control socket */
 int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, size_t errlen);
 
-/* src/control/ctl_run.c */
+/* src/daemon/ctl_run.c */
 int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, size_t errlen);
 
 #endif /* SRV6D_DAEMON_H */

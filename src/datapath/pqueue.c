@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "srv6d/ctl.h"
+#include "srv6d/sbuf.h"
 #include "srv6d/log.h"
 #include "srv6d/pqueue.h"
 

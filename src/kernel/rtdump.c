@@ -17,6 +17,7 @@
 
 struct dump {
 	srv6_rt_fn fn;
+	srv6_rt_msg_fn msg_fn;   /* srv6_rt_dump_msgs: the raw message instead */
 	void *arg;
 	bool keep;           /* copy the picked messages (sweep) */
 	struct nlmsghdr **picked;
@@ -64,6 +65,10 @@ static int rt_msg_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (nlh->nlmsg_type != RTM_NEWROUTE || nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
 		return MNL_CB_OK;
+	if (d->msg_fn) {
+		d->msg_fn(nlh, d->arg);
+		return MNL_CB_OK;
+	}
 	rtm = mnl_nlmsg_get_payload(nlh);
 	if (mnl_attr_parse(nlh, sizeof(*rtm), rt_attr_cb, tb) < 0)
 		return MNL_CB_OK;   /* a message we cannot walk is not ours */
@@ -135,9 +140,9 @@ static int rt_walk(struct mnl_socket *nl, unsigned int portid, int family, struc
 	}
 }
 
-int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg)
+/* One socket, one dump of @family into @d. */
+static int rt_dump_once(int family, struct dump *d)
 {
-	struct dump d = { .fn = fn, .arg = arg };
 	struct mnl_socket *nl;
 	unsigned int portid;
 	int e;
@@ -145,9 +150,23 @@ int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg)
 	nl = rt_open(&portid);
 	if (!nl)
 		return -errno;
-	e = rt_walk(nl, portid, family, &d);
+	e = rt_walk(nl, portid, family, d);
 	mnl_socket_close(nl);
 	return e;
+}
+
+int srv6_rt_dump(int family, srv6_rt_fn fn, void *arg)
+{
+	struct dump d = { .fn = fn, .arg = arg };
+
+	return rt_dump_once(family, &d);
+}
+
+int srv6_rt_dump_msgs(int family, srv6_rt_msg_fn fn, void *arg)
+{
+	struct dump d = { .msg_fn = fn, .arg = arg };
+
+	return rt_dump_once(family, &d);
 }
 
 /* Send @nlh (NLM_F_ACK set) and wait for the kernel's answer: 0, or its

@@ -21,6 +21,7 @@
 #include "../../src/conf/queue.c"
 #include "../../src/conf/import.c"
 #include "../../src/control/ctl.c"
+#include "../../src/datapath/nfqstat.c"
 #include "../../src/conf/hmac_conf.c"   /* hmac KEYID words */
 #include "../../src/conf/errbuf.c"
 

@@ -17,6 +17,8 @@
 
 #include "srv6d/conf.h"
 #include "srv6d/ctl.h"
+#include "srv6d/nfqstat.h"
+#include "srv6d/sbuf.h"
 
 static int parse(const char *line, bool local, struct srv6_ctl_req *req, char *err)
 {

@@ -2,7 +2,7 @@
 /*
  * test_service.c - the service edges: the notify datagram (path and abstract
  * sockets), $WATCHDOG_USEC/$WATCHDOG_PID, worker liveness, the pid file lock
- * (src/daemon/service.c), and rate-limited log messages (src/daemon/log.c).
+ * (src/daemon/service.c), and rate-limited log messages (src/base/log.c).
  * The whole sequence against a running srv6d is tests/net/test_service.sh.
  */
 #include <errno.h>

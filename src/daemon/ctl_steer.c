@@ -7,8 +7,9 @@
 
 #include "srv6d/pqueue.h"
 #include "srv6d/preflight.h"
+#include "srv6d/sbuf.h"
 
-#include "daemon/daemon.h"
+#include "daemon.h"
 
 /* steer show [--template] */
 int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err,

@@ -8,7 +8,7 @@
 #include "srv6d/pqueue.h"
 #include "srv6d/worker.h"
 
-#include "daemon/daemon.h"
+#include "daemon.h"
 
 /* The kernel's counters of @queue; false when it has none for it. */
 bool kq_find(const char *proc, unsigned int queue, struct srv6_nfq_kstats *k)

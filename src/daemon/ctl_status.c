@@ -6,8 +6,9 @@
 #include <time.h>
 
 #include "srv6d/ctlsock.h"
+#include "srv6d/sbuf.h"
 
-#include "daemon/daemon.h"
+#include "daemon.h"
 
 static bool path_exists(const char *p)
 {

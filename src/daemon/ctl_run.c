@@ -6,7 +6,7 @@
 
 #include "srv6d/ctlsock.h"
 
-#include "daemon/daemon.h"
+#include "daemon.h"
 
 /* srv6_ctl_handler: one request.  Control thread. */
 int ctl_run(void *arg, const struct srv6_ctl_req *q, FILE *o, char *err, size_t errlen)

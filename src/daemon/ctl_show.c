@@ -9,8 +9,9 @@
 
 #include "srv6d/hmac_conf.h"
 #include "srv6d/ctlsock.h"
+#include "srv6d/sbuf.h"
 
-#include "daemon/daemon.h"
+#include "daemon.h"
 
 static void *grow(void *v, size_t *cap, size_t n, size_t size, bool *oom)
 {

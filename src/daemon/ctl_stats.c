@@ -10,7 +10,7 @@
 #include "srv6d/pqueue.h"
 #include "srv6d/worker.h"
 
-#include "daemon/daemon.h"
+#include "daemon.h"
 
 /* Prometheus text exposition format (docs/CONTROL.md lists the names). */
 static void prom_head(FILE *o, const char *name, const char *type, const char *help)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * rtdump.c - `srv6ctl import --from-kernel`: dump every routing table of
- * this network namespace over rtnetlink (RTM_GETROUTE, NLM_F_DUMP, IPv6 then
- * IPv4) and write each seg6local / seg6 route as the words `ip route show`
- * would print (the lwtunnel attributes decoded as iproute2's
- * ip/iproute_lwtunnel.c does), for srv6_import_line() to convert.
+ * rtshow.c - `srv6ctl import --from-kernel`: every routing table of this
+ * network namespace, read through the tree's one rtnetlink dump
+ * (include/srv6d/rtdump.h, IPv6 then IPv4), each seg6local / seg6 route
+ * written as the words `ip route show` would print (the lwtunnel attributes
+ * decoded as iproute2's ip/iproute_lwtunnel.c does), for srv6_import_line()
+ * to convert.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -23,6 +24,7 @@
 #include <linux/seg6_iptunnel.h>
 #include <linux/seg6_local.h>
 
+#include "srv6d/rtdump.h"
 #include "srv6ctl.h"
 
 /* iproute2's seg6_action_names[] / seg6_mode_types[] / flavor names */
@@ -203,62 +205,12 @@ static void put_route(FILE *o, const struct nlmsghdr *nh)
 	fprintf(o, "\n");
 }
 
+static void put_route_cb(const struct nlmsghdr *nh, void *arg)
+{
+	put_route(arg, nh);
+}
+
 int srv6ctl_rtdump(int family, FILE *o)
 {
-	struct {
-		struct nlmsghdr nh;
-		struct rtmsg rtm;
-	} req = {
-		.nh = { .nlmsg_len = sizeof(req), .nlmsg_type = RTM_GETROUTE,
-			.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP, .nlmsg_seq = 1 },
-		.rtm = { .rtm_family = (unsigned char)family },
-	};
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	char *buf;
-	int fd, r = 0;
-	bool done = false;
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	buf = malloc(65536);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	if (sendto(fd, &req, sizeof(req), 0, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = -errno;
-		goto out;
-	}
-	while (!done) {
-		ssize_t n = recv(fd, buf, 65536, 0);
-		struct nlmsghdr *nh;
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			r = n < 0 ? -errno : -EIO;
-			break;
-		}
-		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, (unsigned int)n);
-		     nh = NLMSG_NEXT(nh, n)) {
-			if (nh->nlmsg_type == NLMSG_DONE) {
-				done = true;
-				break;
-			}
-			if (nh->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(nh);
-
-				r = e->error ? e->error : -EIO;
-				done = true;
-				break;
-			}
-			if (nh->nlmsg_type == RTM_NEWROUTE)
-				put_route(o, nh);
-		}
-	}
-out:
-	free(buf);
-	close(fd);
-	return r;
+	return srv6_rt_dump_msgs(family, put_route_cb, o);
 }
