@@ -43,6 +43,13 @@ enum srv6_action {
 	SRV6_ACT_MAX,
 };
 
+/* An End.B6.Encaps(.Red) SID: its result is a new outer header, whose
+ * source address the daemon picks (encap-src or the route's).  Pure. */
+static inline bool srv6_action_encaps(enum srv6_action a)
+{
+	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
+}
+
 /* SID attributes, one bit each in srv6_action_desc masks. */
 enum srv6_attr {
 	SRV6_ATTR_SRH,      /* segment list (End.B6*) */

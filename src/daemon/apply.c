@@ -24,14 +24,9 @@
 #include "daemon/daemon.h"
 
 /* The chain srv6d's steering lives in. */
-const char *steer_chain(const struct daemon *d)
+const char *daemon_steer_chain(const struct daemon *d)
 {
 	return d->conf.steer_chain;
-}
-
-bool action_encaps(enum srv6_action a)
-{
-	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
 }
 
 bool mode_encaps(enum srv6_encap_mode m)
@@ -241,7 +236,7 @@ int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pending *pen
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
 		cfg->flowlabel_mode = d->flowlabel_mode;
-		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+		r = fill_encap_src(c, &env, srv6_action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
 				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
 		if (r == -ENOMEM || srv6_pending_set_src(pend, i, why) < 0)
 			goto out_env;
@@ -331,7 +326,7 @@ int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
 
 	if (r < 0)
 		return r;
-	sc->chain = steer_chain(d);
+	sc->chain = daemon_steer_chain(d);
 	sc->queue_first = d->conf.queue_first;
 	sc->queue_last = d->conf.queue_last;
 	sc->fail_open = d->conf.fail_open;
@@ -359,16 +354,16 @@ static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err,
  * a crashed `steer auto` run left it (its marker says so). */
 static int steer_none(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
 {
-	bool stale = !d->steered && srv6_steer_stale(steer_chain(d));
+	bool stale = !d->steered && srv6_steer_stale(daemon_steer_chain(d));
 	int r;
 
 	if (d->steered || stale) {
-		r = srv6_steer_remove(steer_chain(d), err, errlen);
+		r = srv6_steer_remove(daemon_steer_chain(d), err, errlen);
 		if (r < 0)
 			return r;
 		if (stale)
 			srv6_log(LOG_NOTICE, "steer none: removed the stale chain %s of an "
-				 "earlier steer auto run", steer_chain(d));
+				 "earlier steer auto run", daemon_steer_chain(d));
 		d->steered = false;
 	}
 	/* the operator's rules queue what the routes send to the device:
@@ -504,7 +499,7 @@ void sync_ok(struct daemon *d)
 
 /* The sysctls srv6d applies as the kernel would: net.ipv6.seg6_flowlabel
  * (any int: > 0 hash, 0 copy, < 0 zero).  At start and on every reload. */
-void read_sysctls(struct daemon *d)
+void daemon_read_sysctls(struct daemon *d)
 {
 	if (srv6_read_int_file("/proc/sys/net/ipv6/seg6_flowlabel", &d->flowlabel_mode) < 0)
 		d->flowlabel_mode = 0;
@@ -604,7 +599,7 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	int r, sr;
 
 	warn_unsupported(d, nc);
-	read_sysctls(d);
+	daemon_read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
 	start_only_changes(&d->conf, nc, what);
 	size_t nctx = srv6_nhctx_count(d->nh);
@@ -749,7 +744,7 @@ int egress_setup(struct daemon *d, char *err, size_t errlen)
 
 	char name[IF_NAMESIZE];
 
-	srv6_injdev_name(steer_chain(d), name, sizeof(name));
+	srv6_injdev_name(daemon_steer_chain(d), name, sizeof(name));
 	r = srv6_injdev_open(&d->injdev, name, derr, sizeof(derr));
 	if (r < 0) {
 		if (c->egress == SRV6_EGRESS_INJECT) {

@@ -33,7 +33,7 @@ int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err
 		state = srv6_steer_check(&sc, what, sizeof(what));
 	if (q->json) {
 		fprintf(o, "{\"mode\":\"%s\",\"chain\":", d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none");
-		srv6_json_str(o, steer_chain(d));
+		srv6_json_str(o, daemon_steer_chain(d));
 		fprintf(o, ",\"installed\":%s,\"state\":\"%s\",\"detail\":",
 			d->steered && !tmpl ? "true" : "false",
 			state == 0 ? "intact" : state > 0 ? "changed" : "unknown");
@@ -42,7 +42,7 @@ int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err
 			(unsigned long long)(d->steer_repairs - d->base_repairs));
 	} else if (!tmpl) {
 		fprintf(o, "steer %s chain %s: %s%s\n", d->conf.steer == SRV6_STEER_AUTO ? "auto" : "none",
-			steer_chain(d), !d->steered ? "not installed" : state == 0 ? "installed, intact" :
+			daemon_steer_chain(d), !d->steered ? "not installed" : state == 0 ? "installed, intact" :
 			state > 0 ? "installed, changed: " : "installed, check failed: ",
 			d->steered && state != 0 ? what : "");
 	}

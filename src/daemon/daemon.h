@@ -134,8 +134,7 @@ int fill_stats(FILE *f, void *arg);
 void dump_counters(struct daemon *d, bool to_log);
 
 /* src/daemon/apply.c */
-const char *steer_chain(const struct daemon *d);
-bool action_encaps(enum srv6_action a);
+const char *daemon_steer_chain(const struct daemon *d);
 bool mode_encaps(enum srv6_encap_mode m);
 void addr_str(int family, const void *a, uint8_t plen, bool host, char *buf, size_t len);
 void conf_warnings(const struct srv6_conf *c, FILE *f);
@@ -152,7 +151,7 @@ int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t e
 void utc_str(time_t t, char *buf, size_t len);
 void sync_failed(struct daemon *d, const char *when, const char *err);
 void sync_ok(struct daemon *d);
-void read_sysctls(struct daemon *d);
+void daemon_read_sysctls(struct daemon *d);
 int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *err,
 	       size_t errlen, bool *live);
 int daemon_reload(struct daemon *d, char *err, size_t errlen);

@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	}
 	conf_warnings(&d.conf, NULL);
 	check_forwarding();
-	read_sysctls(&d);
+	daemon_read_sysctls(&d);
 	srv6_kfeat_probe(&d.kfeat);
 
 	/* Signals are handled by this thread only (sigwaitinfo): workers

@@ -54,11 +54,6 @@ static bool if_is_up(unsigned int ifi)
 	return up;
 }
 
-static bool action_encaps(enum srv6_action a)
-{
-	return a == SRV6_ACT_END_B6_ENCAP || a == SRV6_ACT_END_B6_ENCAP_RED;
-}
-
 static void check_source(const char *path, unsigned int line, const struct in6_addr *seg0,
 			 const char *dev, FILE *msgs)
 {
@@ -150,7 +145,7 @@ int srv6_preflight(const char *path, const struct srv6_conf *c, FILE *msgs)
 		const struct srv6_conf_sid *s = &c->sids[i];
 
 		check_nexthop(path, s, msgs);
-		if (!c->has_encap_src && action_encaps(s->cfg.action) && s->cfg.nsegs)
+		if (!c->has_encap_src && srv6_action_encaps(s->cfg.action) && s->cfg.nsegs)
 			check_source(path, s->line, &s->cfg.segs[0], s->cfg.dev_name, msgs);
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {

@@ -96,7 +96,7 @@ void refresh_sources(struct daemon *d)
 		struct srv6_sid_cfg *cfg = &c->sids[i].cfg;
 
 		if (!cfg->pending)   /* pending ones: complete_pending() */
-			changed += refresh_one(&env, action_encaps(cfg->action) && cfg->nsegs,
+			changed += refresh_one(&env, srv6_action_encaps(cfg->action) && cfg->nsegs,
 					       cfg->segs, cfg->dev_name, &cfg->encap_src);
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
@@ -173,7 +173,7 @@ static int retry_sources(struct daemon *d)
 
 		if (!p->src[i])
 			continue;
-		r = fill_encap_src(c, &env, action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
+		r = fill_encap_src(c, &env, srv6_action_encaps(cfg->action) && cfg->nsegs, cfg->segs,
 				   cfg->dev_name, &cfg->encap_src, why, sizeof(why));
 		if (r != -ENOMEM)
 			r = srv6_pending_set_src(p, i, why);
@@ -460,7 +460,7 @@ void daemon_stop_all(struct daemon *d)
 
 	/* No new packets first, then let every worker verdict what is in
 	 * flight, then unbind. */
-	if (d->steered && srv6_steer_remove(steer_chain(d), err, sizeof(err)) < 0)
+	if (d->steered && srv6_steer_remove(daemon_steer_chain(d), err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "removing steering rules: %s", err);
 	d->steered = false;
 	for (unsigned int i = 0; i < d->nworkers; i++)
