@@ -131,6 +131,16 @@ if want unit; then
 		fi
 	done
 	[ $n -gt 0 ] || fail "no unit test binary in $BUILD/tests${CHECK_UNIT:+ named $CHECK_UNIT}"
+	if [ -z "${CHECK_UNIT:-}" ]; then
+		# docs/ARCHITECTURE.md's room map: no include from a lower room up
+		if /usr/bin/python3 scripts/check-layers.py >"$log" 2>&1; then
+			echo "[ OK ] rooms: no include from a lower room to a higher one"
+			passed=$((passed + 1))
+		else
+			cat "$log"
+			fail "rooms: includes that run up the room map (scripts/check-layers.py)"
+		fi
+	fi
 	suite_end unit
 fi
 
