@@ -204,7 +204,10 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(ALL_LIBS)
 $(BUILD)/bench/%: bench/%.c $(ALL_LIBS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $^ $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $(filter-out %.h,$^) $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
+
+# the reference consumers' shared round trip
+$(BUILD)/bench/nfq_floor $(BUILD)/bench/nfq_end $(BUILD)/bench/nfq_behav: bench/nfq_ref.h
 
 $(BUILD)/tests/net/%: tests/net/tools/%.c $(ALL_LIBS)
 	@mkdir -p $(@D)
