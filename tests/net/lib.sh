@@ -78,16 +78,47 @@ require_env() {
 	fi
 }
 
-# test_begin [--srv6d]: how a test on lib.sh's topology starts: require_env,
-# cleanup on exit, the topology (exit 1 when it cannot be made); --srv6d
-# first exits 4 when srv6d is not built (tests/check.sh: a failure under CI).
+# test_begin [OPTION...]: how a test starts, in this order: require_env, its
+# prerequisites, cleanup on exit, lib.sh's topology (exit 1 when it cannot be
+# made).  A system tool that is absent is a skip (exit 4, which tests/check.sh
+# turns into a failure under CI); something the build makes that is not there
+# is a failure (exit 1): the build is the suite's business.
+#   --tool CMD     CMD must be on PATH (skip)
+#   --cpus N       at least N CPUs (skip)
+#   --srv6d        srv6d must be built ($SRV6D)
+#   --srv6ctl      srv6ctl must be built ($SRV6CTL, default next to srv6d)
+#   --built PATH   PATH (a test tool, a bench program) must be built
+#   --trap CMD     run CMD on exit, before the shared cleanup
+#   --no-topo      no topology: the test makes its own namespaces
 test_begin() {
+	local tools=() built=() cpus=0 extra="" topo=1 t
+
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		--tool) tools+=("$2"); shift ;;
+		--cpus) cpus=$2; shift ;;
+		--srv6d) built+=("$SRV6D") ;;
+		--srv6ctl) SRV6CTL=${SRV6CTL:-$(dirname "$SRV6D")/srv6ctl}; built+=("$SRV6CTL") ;;
+		--built) built+=("$2"); shift ;;
+		--trap) extra=$2; shift ;;
+		--no-topo) topo=0 ;;
+		*) echo "[FAIL] test_begin: unknown option $1"; exit 1 ;;
+		esac
+		shift
+	done
 	require_env
-	if [ "${1:-}" = --srv6d ] && ! srv6d_built; then
-		echo "SKIP: $SRV6D not built"; exit $ksft_skip
+	for t in ${tools[@]+"${tools[@]}"}; do
+		command -v "$t" >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
+	done
+	if [ "$cpus" -gt 0 ] && [ "$(nproc)" -lt "$cpus" ]; then
+		echo "SKIP: needs $cpus CPUs"; exit $ksft_skip
 	fi
-	trap cleanup EXIT
-	topo_create || { echo "cannot create the topology"; exit 1; }
+	for t in ${built[@]+"${built[@]}"}; do
+		[ -x "$t" ] || { echo "[FAIL] $t not built (make BUILD=... all)"; exit 1; }
+	done
+	# shellcheck disable=SC2064  # the command is fixed now, run at exit
+	trap "${extra:+$extra; }cleanup" EXIT
+	[ $topo -eq 0 ] || topo_create || { echo "cannot create the topology"; exit 1; }
 }
 
 # pings6 NS ADDR[%IF] [COUNT]: COUNT (2) Echo Requests from NS's own stack

@@ -30,10 +30,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 BLAST=$BUILD/bench/srv6_blast
 
-require_env
-[ -x "$BLAST" ] || { echo "SKIP: $BLAST not built"; exit "$ksft_skip"; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --built "$BLAST"
 in_dst ip6tables -t raw -A PREROUTING -d 2001:db8:aa::1 -j DROP
 
 dst_count() { in_dst ip6tables -t raw -L PREROUTING -v -x -n | awk '/DROP/ {print $1; exit}'; }

@@ -36,10 +36,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 NS_SRC="degr-src-$$-$RANDOM" NS_RTR="degr-rtr-$$-$RANDOM" NS_DST="degr-dst-$$-$RANDOM"
 
-require_env
-trap 'kill "${NOTIFY_PID:-}" 2>/dev/null; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
-if ! srv6d_built; then fail "srv6d degraded start" "srv6d not built ($SRV6D)"; summary; exit; fi
+test_begin --srv6d --trap 'kill "${NOTIFY_PID:-}" 2>/dev/null'
 
 X=2001:db8:ff::1 E=2001:db8:ff::2
 CONF=$TMPD/srv6d.conf

@@ -24,11 +24,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-[ "$(nproc)" -ge 2 ] || { echo "SKIP: needs 2 CPUs"; exit "$ksft_skip"; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
-if ! srv6d_built; then fail "fanout" "srv6d not built ($SRV6D)"; summary; exit; fi
+test_begin --cpus 2 --srv6d
 
 SID=2001:db8:ff::1
 N=1200

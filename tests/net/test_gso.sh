@@ -70,10 +70,7 @@
 set -u
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap '[ -n "${ENCAP_PID:-}" ] && kill "$ENCAP_PID" 2>/dev/null; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
-if ! srv6d_built; then fail "gso" "srv6d not built ($SRV6D)"; summary; exit; fi
+test_begin --srv6d --trap '[ -n "${ENCAP_PID:-}" ] && kill "$ENCAP_PID" 2>/dev/null'
 
 SID=2001:db8:ff::1
 B6=2001:db8:ff::8

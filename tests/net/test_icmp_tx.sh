@@ -23,10 +23,7 @@ source "$(dirname "$0")/lib.sh"
 
 TOOL="$BUILD/tests/net/icmp_tool"
 SID=2001:db8:ff::1
-require_env
-[ -x "$TOOL" ] || { echo "[FAIL] $TOOL not built (make BUILD=... all)"; exit 1; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --built "$TOOL"
 
 cat >"$TMPD/cap.py" <<'EOF'
 import socket, sys, time

@@ -41,10 +41,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-trap 'cleanup_lock; cleanup_b; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
-if ! srv6d_built; then fail "instances" "srv6d not built ($SRV6D)"; summary; exit; fi
+test_begin --srv6d --trap 'cleanup_lock; cleanup_b'
 
 B_PID=
 cleanup_b() { [ -n "$B_PID" ] && { kill -TERM "$B_PID" 2>/dev/null; wait "$B_PID" 2>/dev/null; }; B_PID=; }

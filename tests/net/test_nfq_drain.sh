@@ -21,10 +21,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 
 TOOL="$BUILD/tests/net/nfq_drain"
-require_env
-[ -x "$TOOL" ] || { echo "[FAIL] $TOOL not built (make BUILD=... all)"; exit 1; }
-trap 'exec 3>&- 2>/dev/null; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --built "$TOOL" --trap 'exec 3>&- 2>/dev/null'
 
 N=600
 in_src ip link set eth0 mtu 9000

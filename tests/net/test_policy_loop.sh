@@ -39,10 +39,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-srv6d_built || { echo "SKIP: $SRV6D not built"; exit $ksft_skip; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6d
 lpm_setup
 
 BOUND=9   # insertions a loop may make: SRV6_CHAIN_MAX (8) + the first SRH

@@ -28,12 +28,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-srv6d_built || { echo "SKIP: $SRV6D not built"; exit $ksft_skip; }
-SRV6CTL=${SRV6CTL:-$(dirname "$SRV6D")/srv6ctl}
-[ -x "$SRV6CTL" ] || { echo "SKIP: $SRV6CTL not built"; exit $ksft_skip; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6d --srv6ctl
 ip -n "$NS_RTR" link add mk0 type veth peer name mk1
 ip -n "$NS_RTR" link set mk0 up
 ip -n "$NS_RTR" link set mk1 up

@@ -25,10 +25,7 @@
 set -u
 source "$(dirname "$0")/lib.sh"
 
-require_env
-srv6d_built || { echo "[FAIL] $SRV6D not built"; exit 1; }
-trap 'pid=$(cat "$TMPD/srv6d.pid" 2>/dev/null) && kill -TERM "$pid" 2>/dev/null; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6d --trap 'pid=$(cat "$TMPD/srv6d.pid" 2>/dev/null) && kill -TERM "$pid" 2>/dev/null'
 
 SID=2001:db8:ff::1
 CONF=$TMPD/srv6d.conf

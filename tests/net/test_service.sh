@@ -26,10 +26,7 @@
 set -u
 source "$(dirname "$0")/lib.sh"
 
-require_env
-srv6d_built || { echo "[FAIL] $SRV6D not built"; exit 1; }
-trap 'cleanup_svc; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6d --trap cleanup_svc
 
 NOTIFY_PID='' DPID=''
 cleanup_svc() {

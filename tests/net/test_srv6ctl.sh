@@ -29,12 +29,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
-# not built is a failure, not a skip: the build is this test's business
-[ -x "$SRV6CTL" ] || { fail "$SRV6CTL is built"; summary; exit 1; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --srv6ctl
 
 SOCK=$TMPD/ctl.sock
 D=$RTR_IF_DST

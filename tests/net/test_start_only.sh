@@ -18,10 +18,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}
-[ -x "$SRV6CTL" ] || { fail "$SRV6CTL is built"; summary; exit 1; }
-trap cleanup EXIT
+test_begin --srv6ctl --no-topo
 ip netns add "$NS_RTR" || { echo "cannot create the namespace"; exit 1; }
 ip -n "$NS_RTR" link set lo up
 

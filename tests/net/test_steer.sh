@@ -22,11 +22,7 @@ set -u
 source "$(dirname "$0")/lib.sh"
 
 TOOL="$BUILD/tests/net/steer_tool"
-require_env
-command -v ip6tables-save >/dev/null || { echo "SKIP: ip6tables-save not found"; exit $ksft_skip; }
-[ -x "$TOOL" ] || { echo "[FAIL] $TOOL not built (make BUILD=... all)"; exit 1; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --tool ip6tables-save --built "$TOOL"
 
 steer() { in_rtr "$TOOL" "$@"; }
 # saved FAMILY: the raw table as the save tool prints it, without comments

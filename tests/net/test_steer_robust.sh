@@ -26,12 +26,8 @@ set -u
 source "$(dirname "$0")/lib.sh"
 
 TOOL="$BUILD/tests/net/steer_tool"
-require_env
-command -v ip6tables-save >/dev/null || { echo "SKIP: ip6tables-save not found"; exit $ksft_skip; }
-[ -x "$TOOL" ] || { echo "[FAIL] $TOOL not built (make BUILD=... all)"; exit 1; }
 marker_glob() { echo "/run/srv6d/steer.$(in_rtr stat -L -c %i /proc/self/ns/net).*"; }
-trap 'rm -f $(marker_glob) 2>/dev/null; cleanup' EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --tool ip6tables-save --built "$TOOL" --trap 'rm -f $(marker_glob) 2>/dev/null'
 
 steer() { in_rtr "$TOOL" "$@"; }
 saved6() { in_rtr ip6tables-save -t raw | grep -v '^#' | sed 's/ \[[0-9]*:[0-9]*\]$//'; }

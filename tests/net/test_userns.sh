@@ -23,10 +23,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-command -v unshare >/dev/null || { echo "SKIP: unshare not found"; exit "$ksft_skip"; }
-trap cleanup EXIT
-srv6d_built || { fail "srv6d built"; summary; exit 1; }
+test_begin --tool unshare --srv6d --no-topo
 
 cat >"$TMPD/inner.sh" <<'INNER'
 set -u

@@ -18,11 +18,7 @@ set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
 
-require_env
-command -v chrt >/dev/null || { echo "SKIP: chrt not found"; exit $ksft_skip; }
-srv6d_built || { echo "[FAIL] $SRV6D not built"; exit 1; }
-trap cleanup EXIT
-topo_create || { echo "cannot create the topology"; exit 1; }
+test_begin --tool chrt --srv6d
 
 conf=$TMPD/srv6d.conf
 write_conf() { # write_conf SCHED-LINE
