@@ -254,7 +254,8 @@ static inline void nfqr_commit(struct nfqr *r, struct nlmsghdr *v)
 
 /* End @v with the payload @push (@pushlen bytes, may be 0) followed by
  * @data (@len bytes): iovecs pointing at them, which must stay valid until
- * the verdict is sent (the next nfqr_recv() at the latest flushes it). */
+ * the verdict is sent (the caller's nfqr_flush() after each receive's
+ * packets, before the next nfqr_recv() reuses the slots). */
 static inline void nfqr_commit_payload(struct nfqr *r, struct nlmsghdr *v, const uint8_t *push,
 				       uint32_t pushlen, const uint8_t *data, uint32_t len)
 {

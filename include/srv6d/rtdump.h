@@ -11,8 +11,8 @@
  * (what `ip route flush` does), so every attribute that tells it apart from
  * a similar route is matched.
  *
- * The one rtnetlink dump of the tree: the daemon's sweeps and checks and
- * srv6ctl's import read through it.  Control thread only (srv6_rt_request:
+ * The tree's one route dump: the daemon's sweeps and checks and srv6ctl's
+ * import read through it (nhctx's rule dump and libnl caches are others).  Control thread only (srv6_rt_request:
  * any thread); each call opens and closes its own netlink socket.
  */
 #ifndef SRV6D_RTDUMP_H
@@ -52,7 +52,9 @@ typedef void (*srv6_rt_msg_fn)(const struct nlmsghdr *nlh, void *arg);
 /**
  * srv6_rt_dump_msgs - the same dump as srv6_rt_dump(), handing @fn each
  * route's raw message, for a caller that decodes more than struct srv6_rt
- * holds.  Returns 0 or -errno.  Caller: srv6ctl (import --from-kernel, the
+ * holds.  Returns 0 or -errno; -EINTR when the kernel marked the dump
+ * interrupted (a route changed while it ran: the caller reads it again,
+ * after discarding what @fn saw).  Caller: srv6ctl (import --from-kernel, the
  * seg6/seg6local encap decoder in src/ctl/rtshow.c).
  */
 int srv6_rt_dump_msgs(int family, srv6_rt_msg_fn fn, void *arg);

@@ -11,9 +11,10 @@
 #ifndef SRV6D_NHCTX_INT_H
 #define SRV6D_NHCTX_INT_H
 
+#include <errno.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <netinet/in.h>
 #include <netlink/errno.h>
 #include <netlink/socket.h>

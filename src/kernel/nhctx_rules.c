@@ -4,35 +4,26 @@
  * family's gate, catch-all and isolation gate, and the rule primitives
  * nhctx.c builds contexts from.  See include/srv6d/nhctx.h for the model.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <linux/fib_rules.h>
 #include <linux/rtnetlink.h>
-#include <net/if.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <netlink/netlink.h>
-#include <netlink/cache.h>
 #include <netlink/attr.h>
 #include <netlink/handlers.h>
 #include <netlink/msg.h>
 #include <netlink/socket.h>
-#include <netlink/route/route.h>
 #include <netlink/route/rule.h>
-#include <netlink/route/nexthop.h>
-#include <netlink/route/link.h>
-#include <netlink/route/link/vrf.h>
 
 #include <libmnl/libmnl.h>
 #include <time.h>
 
 #include "srv6d/errbuf.h"
 #include "nhctx_int.h"
-#include "srv6d/rtdump.h"
 
 
 /* ---- rules ---- */

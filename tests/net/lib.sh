@@ -88,8 +88,9 @@ require_env() {
 #   --srv6d        srv6d must be built ($SRV6D)
 #   --srv6ctl      srv6ctl must be built ($SRV6CTL, default next to srv6d)
 #   --built PATH   PATH (a test tool, a bench program) must be built
-#   --trap CMD     run CMD on exit, before the shared cleanup
+#   --trap CMD     run CMD on exit, before the shared cleanup (repeatable)
 #   --no-topo      no topology: the test makes its own namespaces
+# The exit trap is set first, so an early exit still removes $TMPD.
 test_begin() {
 	local tools=() built=() cpus=0 extra="" topo=1 t
 
@@ -98,14 +99,19 @@ test_begin() {
 		--tool) tools+=("$2"); shift ;;
 		--cpus) cpus=$2; shift ;;
 		--srv6d) built+=("$SRV6D") ;;
-		--srv6ctl) SRV6CTL=${SRV6CTL:-$(dirname "$SRV6D")/srv6ctl}; built+=("$SRV6CTL") ;;
+		--srv6ctl) SRV6CTL=${SRV6CTL:-$BUILD/srv6ctl}; built+=("$SRV6CTL") ;;
 		--built) built+=("$2"); shift ;;
-		--trap) extra=$2; shift ;;
+		--trap) extra+="$2; "; shift ;;
 		--no-topo) topo=0 ;;
 		*) echo "[FAIL] test_begin: unknown option $1"; exit 1 ;;
 		esac
 		shift
 	done
+	# the extra commands may name functions the test defines later: quiet
+	# when an early exit comes first
+	[ -z "$extra" ] || extra="{ ${extra}} 2>/dev/null; "
+	# shellcheck disable=SC2064  # the command is fixed now, run at exit
+	trap "${extra}cleanup" EXIT
 	require_env
 	for t in ${tools[@]+"${tools[@]}"}; do
 		command -v "$t" >/dev/null || { echo "SKIP: $t not found"; exit $ksft_skip; }
@@ -116,8 +122,6 @@ test_begin() {
 	for t in ${built[@]+"${built[@]}"}; do
 		[ -x "$t" ] || { echo "[FAIL] $t not built (make BUILD=... all)"; exit 1; }
 	done
-	# shellcheck disable=SC2064  # the command is fixed now, run at exit
-	trap "${extra:+$extra; }cleanup" EXIT
 	[ $topo -eq 0 ] || topo_create || { echo "cannot create the topology"; exit 1; }
 }
 
