@@ -14,6 +14,8 @@
 #include "srv6d/conf.h"
 #include "srv6ctl.h"
 
+#define RTDUMP_TRIES 5   /* reads of an interrupted route dump */
+
 /* Every line of @in; *@bad counts the routes that could not be taken. */
 static void import_stream(FILE *in, const char *name, int family, unsigned int *bad)
 {
@@ -51,15 +53,24 @@ int srv6ctl_import(int argc, char **argv)
 		for (size_t i = 0; i < sizeof(fams) / sizeof(fams[0]); i++) {
 			char *text = NULL;
 			size_t len = 0;
-			FILE *m = open_memstream(&text, &len);
-			int r;
+			FILE *m;
+			int r = -EINTR;
 
-			if (!m) {
-				fprintf(stderr, "srv6ctl: import: out of memory\n");
-				return 1;
+			/* a dump the kernel marks interrupted (a route changed
+			 * while it ran) is read again, whole, a few times: an
+			 * import never converts a torn table */
+			for (int t = 0; t < RTDUMP_TRIES && r == -EINTR; t++) {
+				free(text);
+				text = NULL;
+				len = 0;
+				m = open_memstream(&text, &len);
+				if (!m) {
+					fprintf(stderr, "srv6ctl: import: out of memory\n");
+					return 1;
+				}
+				r = srv6ctl_rtdump(fams[i], m);
+				fclose(m);
 			}
-			r = srv6ctl_rtdump(fams[i], m);
-			fclose(m);
 			if (r < 0) {
 				fprintf(stderr, "srv6ctl: import: dumping the %s routes: %s\n",
 					fams[i] == AF_INET6 ? "IPv6" : "IPv4", strerror(-r));

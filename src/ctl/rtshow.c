@@ -210,28 +210,7 @@ static void put_route_cb(const struct nlmsghdr *nh, void *arg)
 	put_route(arg, nh);
 }
 
-/* A dump the kernel marks interrupted (NLM_F_DUMP_INTR, -EINTR: routes
- * changed while it ran) is read again, whole, a few times: an import never
- * converts a torn table. */
-#define RTDUMP_TRIES 5
-
 int srv6ctl_rtdump(int family, FILE *o)
 {
-	int r = -EINTR;
-
-	for (int t = 0; t < RTDUMP_TRIES && r == -EINTR; t++) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m = open_memstream(&text, &len);
-
-		if (!m)
-			return -ENOMEM;
-		r = srv6_rt_dump_msgs(family, put_route_cb, m);
-		if (fclose(m) != 0 && r == 0)
-			r = -ENOMEM;
-		if (r == 0 && len && fwrite(text, 1, len, o) != len)
-			r = -EIO;
-		free(text);
-	}
-	return r;
+	return srv6_rt_dump_msgs(family, put_route_cb, o);
 }

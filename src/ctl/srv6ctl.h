@@ -15,7 +15,8 @@ int srv6ctl_import(int argc, char **argv);
 /**
  * srv6ctl_rtdump - every seg6local and seg6 encap route of @family
  * (AF_INET6, AF_INET) in every table, over rtnetlink, written to @o as
- * `ip route show` writes them (one line each).  0 or -errno.
+ * `ip route show` writes them (one line each).  0 or -errno; -EINTR when
+ * the kernel marked the dump interrupted (what @o got is then torn).
  */
 int srv6ctl_rtdump(int family, FILE *o);
 
