@@ -24,7 +24,8 @@
 #               (make modules_install INSTALL_MOD_PATH=D); default: the
 #               package's; "none" for a kernel with everything built in
 #   VM_MEM      guest memory in MiB (4096)     VM_CPUS  vCPUs (nproc)
-#   VM_ACCEL    QEMU accelerator (kvm when /dev/kvm can create a VM, else tcg)
+#   VM_ACCEL    QEMU accelerator (kvm when qemu can reset a -cpu host VM
+#               under KVM, else tcg)
 #   VM_TIMEOUT  seconds before the VM is killed (3600)
 #   VM_CONSOLE  file for the kernel's console (dmesg as it happens);
 #               default: discarded unless the guest dies early, then shown
@@ -103,11 +104,20 @@ rm -rf "$R"
 # ---- the accelerator -------------------------------------------------------
 if [ -z "${VM_ACCEL:-}" ]; then
 	VM_ACCEL=tcg
-	# /dev/kvm may open where KVM cannot run (no nested virtualization):
-	# KVM_CREATE_VM (_IO(0xAE, 1)) is the test
-	if [ -w /dev/kvm ] && python3 -c 'import fcntl, os
-fd = os.open("/dev/kvm", os.O_RDWR); os.close(fcntl.ioctl(fd, 0xAE01, 0))' 2>/dev/null; then
+	# /dev/kvm may open, and even create a VM, where KVM cannot run a vCPU
+	# (nested virtualization that refuses the host CPU's MSRs: qemu aborts
+	# with "failed to set MSR"). The test is qemu itself: a stopped machine
+	# with the VM's own -cpu host, reset (where the MSRs are set), then quit
+	# over QMP. Exit 0 means KVM works; anything else falls back to TCG.
+	# (a subshell, so that the shell's own "Aborted" notice goes to /dev/null)
+	if [ -w /dev/kvm ] && (printf '%s\n' '{"execute":"qmp_capabilities"}' '{"execute":"quit"}' |
+		timeout 30 qemu-system-x86_64 -accel kvm -cpu host -machine pc -nodefaults \
+			-display none -no-reboot -S -monitor none -serial none -qmp stdio) >/dev/null 2>&1; then
 		VM_ACCEL=kvm
+	else
+		if [ -e /dev/kvm ]; then
+			echo "# vm: /dev/kvm is there but KVM cannot run a vCPU here: TCG" >&2
+		fi
 	fi
 fi
 case "$VM_ACCEL" in
