@@ -135,7 +135,7 @@ $(BUILD)/src/core/%.o: src/core/%.c
 $(BUILD)/src/conf/%.o: src/conf/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) $(CRYPTO_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(CRYPTO_CFLAGS) $(call pc_cflags,libmnl) -c -o $@ $<
 
 $(BUILD)/src/cache/%.o: src/cache/%.c
 	@mkdir -p $(@D)

@@ -54,8 +54,8 @@ typedef void (*srv6_rt_msg_fn)(const struct nlmsghdr *nlh, void *arg);
  * route's raw message, for a caller that decodes more than struct srv6_rt
  * holds.  Returns 0 or -errno; -EINTR when the kernel marked the dump
  * interrupted (a route changed while it ran: the caller reads it again,
- * after discarding what @fn saw).  Caller: srv6ctl (import --from-kernel, the
- * seg6/seg6local encap decoder in src/ctl/rtshow.c).
+ * after discarding what @fn saw).  Caller: srv6ctl (import --from-kernel,
+ * src/ctl/rtshow.c, which decodes each message with include/srv6d/rtmsg.h).
  */
 int srv6_rt_dump_msgs(int family, srv6_rt_msg_fn fn, void *arg);
 
