@@ -317,6 +317,51 @@ static void length_past_buffer(void **state)
 	assert_int_equal(srv6_rtmsg_key((struct nlmsghdr *)rbuf, sizeof(rbuf), &k), -EINVAL);
 }
 
+/* What FRR 8.4's zebra (Debian 12's frr, -M dplane_fpm_nl) sent over FPM for
+ * a namespace with `ipv6 address fc00:0:1::1/128` on lo and a locator
+ * `prefix fc00:0:1::/48 func-bits 16` (status Up): the netlink messages of
+ * its two frames, FPM headers (version 1, type 1, length) stripped,
+ * captured 2026-12-06.  A nexthop object and the connected route using it;
+ * no SID route for the locator (docs/CONTROL.md, "zebra's FPM").  `ip -6
+ * monitor file` prints them as "id 2 dev lo proto zebra" and
+ * "fc00:0:1::1 nhid 2 proto kernel metric 20". */
+static const uint8_t zebra84[] __attribute__((aligned(8))) = {
+	0x28, 0x00, 0x00, 0x00, 0x68, 0x00, 0x01, 0x05, 0x00, 0x00, 0x00, 0x00,
+	0xd8, 0x57, 0xf0, 0xee, 0x0a, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x08, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x08, 0x00, 0x05, 0x00,
+	0x01, 0x00, 0x00, 0x00, 0x40, 0x00, 0x00, 0x00, 0x18, 0x00, 0x01, 0x04,
+	0x00, 0x00, 0x00, 0x00, 0xd8, 0x57, 0xf0, 0xee, 0x0a, 0x80, 0x00, 0x00,
+	0xfe, 0x02, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x14, 0x00, 0x01, 0x00,
+	0xfc, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x06, 0x00, 0x14, 0x00, 0x00, 0x00,
+	0x08, 0x00, 0x1e, 0x00, 0x02, 0x00, 0x00, 0x00,
+};
+
+static void zebra84_capture(void **state)
+{
+	const struct nlmsghdr *nh = (const void *)zebra84, *rt;
+	struct srv6_rtkey k;
+	uint32_t id = 0;
+	uint8_t want[16];
+
+	(void)state;
+	assert_int_equal(nh->nlmsg_type, RTM_NEWNEXTHOP);
+	assert_int_equal(srv6_nhmsg_id(nh, sizeof(zebra84), &id), 0);
+	assert_int_equal(id, 2);
+	rt = (const void *)(zebra84 + NLMSG_ALIGN(nh->nlmsg_len));
+	assert_int_equal(rt->nlmsg_type, RTM_NEWROUTE);
+	assert_int_equal(srv6_rtmsg_key(rt, sizeof(zebra84) - NLMSG_ALIGN(nh->nlmsg_len), &k), 0);
+	inet_pton(AF_INET6, "fc00:0:1::1", want);
+	assert_memory_equal(k.dst, want, 16);
+	assert_int_equal(k.plen, 128);
+	assert_int_equal(k.table, RT_TABLE_MAIN);
+	assert_int_equal(k.nhid, 2);
+	assert_int_equal(k.encap_type, 0);
+	memcpy(rbuf, rt, rt->nlmsg_len);
+	assert_int_equal(words_of(nh), 0);      /* no SRv6 in it: nothing to take */
+	assert_string_equal(words, "");
+}
+
 static void buffer_too_small(void **state)
 {
 	struct nlmsghdr *nlh = route(AF_INET6, "fc00:0:1::1", 128, RT_TABLE_MAIN);
@@ -342,6 +387,7 @@ int main(void)
 		cmocka_unit_test(srh_overclaims),
 		cmocka_unit_test(length_past_buffer),
 		cmocka_unit_test(buffer_too_small),
+		cmocka_unit_test(zebra84_capture),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
