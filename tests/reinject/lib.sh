@@ -96,7 +96,7 @@ sidpkts() { in_rtr ip -s -6 route show "$1" | sed -n 's/.* packets \([0-9]*\) .*
 hook() {
 	local c
 	for c in PREROUTING INPUT FORWARD OUTPUT POSTROUTING; do in_rtr ip6tables -t mangle -F "$c"; done
-	for c in PREROUTING POSTROUTING; do in_rtr iptables -t mangle -F "$c"; done
+	for c in PREROUTING FORWARD POSTROUTING; do in_rtr iptables -t mangle -F "$c"; done
 	[ "$1" = off ] && return 0
 	local chain=$1 q=$2; shift 2
 	in_rtr ip6tables -t mangle -A "$chain" "$@" -j NFQUEUE --queue-num "$q"
@@ -194,11 +194,12 @@ rj_setup() {
 	rj_sids
 }
 
-# dmesg_clean: no WARN/BUG/RCU/refcount/"waiting for" line since rj_setup.
+# dmesg_clean: no WARN/BUG/KASAN/RCU/refcount/ref_tracker/"waiting for" line
+# since rj_setup (a debug kernel's checkers report through these).
 dmesg_clean() {
 	local bad
 	bad=$(dmesg | tail -n +"$((DMESG_BASE + 1))" |
-	      grep -E 'WARNING:|BUG:|refcount_t|rcu_sched|RCU|suspicious RCU|unregister_netdevice: waiting|list_del corruption|general protection' |
+	      grep -E 'WARNING:|BUG:|KASAN|UBSAN|ref_tracker|refcount_t|rcu_sched|RCU|suspicious RCU|unregister_netdevice: waiting|list_del corruption|general protection' |
 	      head -5)
 	[ -z "$bad" ] || { echo "$bad" | sed 's/^/#   /'; return 1; }
 }
