@@ -3,13 +3,15 @@
  * rtmsg.h - an rtnetlink route message (RTM_NEWROUTE / RTM_DELROUTE, and the
  * RTM_NEWNEXTHOP a route's RTA_NH_ID names) as srv6d.conf words: the one
  * decoder of seg6local and seg6 encapsulations in the tree.  The kernel's
- * route dump (`srv6ctl import --from-kernel`) and zebra's FPM stream
- * (src/control/fpm.c) both go through it, then through srv6_import_line()
- * (the conf grammar), so a route means the same whichever way it came.
+ * route dump (`srv6ctl import --from-kernel`) goes through it, and zebra's
+ * FPM stream is to (docs/CONTROL.md), then through srv6_import_line() (the
+ * conf grammar), so a route means the same whichever way it came.
  *
- * The message may come from a TCP peer: every length and attribute is
- * checked (libmnl's mnl_attr_validate), nothing is trusted.  Pure: no I/O,
- * no globals (interface names come from the caller's @ifname), reentrant.
+ * The message may come from a TCP peer: the message length, every
+ * attribute's length (libmnl's walk, then a minimum per attribute read) and
+ * the SRH's own lengths are checked, nothing is trusted.  Messages must be
+ * 4-byte aligned in memory (libmnl reads them in place).  Pure: no I/O, no
+ * globals (interface names come from the caller's @ifname), reentrant.
  */
 #ifndef SRV6D_RTMSG_H
 #define SRV6D_RTMSG_H
@@ -28,6 +30,8 @@ struct srv6_rtkey {
 	uint32_t table;                /* RTA_TABLE, else rtm_table */
 	uint32_t nhid;                 /* RTA_NH_ID, 0 when absent */
 	uint16_t encap_type;           /* RTA_ENCAP_TYPE, 0 when absent */
+	bool multipath;                /* RTA_MULTIPATH: nexthops (and their
+	                                * encaps) srv6d does not read */
 };
 
 /* The name of interface @ifindex into @buf (IF_NAMESIZE bytes), or NULL
@@ -38,13 +42,14 @@ typedef const char *(*srv6_ifname_fn)(unsigned int ifindex, char *buf, void *arg
 /**
  * srv6_rtmsg_key - the key fields of route message @nlh (@len bytes
  * available from @nlh, at least nlh->nlmsg_len).  0, or -EINVAL for a
- * message that is no valid IPv6/IPv4 route message.  Pure.
+ * message that is no valid IPv6/IPv4 RTM_NEWROUTE/RTM_DELROUTE (its
+ * nlmsg_len past @len or no multiple of 4 included).  Pure.
  */
 int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k);
 
 /**
  * srv6_nhmsg_id - the NHA_ID of nexthop message @nlh (RTM_NEWNEXTHOP /
- * RTM_DELNEXTHOP).  0, or -EINVAL.  Pure.
+ * RTM_DELNEXTHOP, @len bytes available).  0, or -EINVAL.  Pure.
  */
 int srv6_nhmsg_id(const struct nlmsghdr *nlh, size_t len, uint32_t *id);
 
@@ -56,7 +61,7 @@ int srv6_nhmsg_id(const struct nlmsghdr *nlh, size_t len, uint32_t *id);
  * (its encap, gateway and device are the route's), else NULL.  Returns 1
  * with the words, 0 for a route without a seg6 / seg6local encapsulation
  * (@buf ""), -EINVAL for a malformed message or attribute, -ENOSPC when
- * @buflen is too small.  The caller has checked that nlmsg_len bytes of
+ * @buflen is too small (@buf "" on both errors).  The caller has checked that nlmsg_len bytes of
  * @nlh (and of @nh) are there (srv6_rtmsg_key() with the received length
  * does).  Pure.
  */

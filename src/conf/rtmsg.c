@@ -47,15 +47,16 @@ static const char *const flavor_names[] = {
 
 /* The largest attribute table any of the callbacks below fills. */
 #define TB_MAX 64
+_Static_assert(RTA_MAX <= TB_MAX && NHA_MAX <= TB_MAX && SEG6_LOCAL_MAX <= TB_MAX &&
+	       SEG6_IPTUNNEL_MAX <= TB_MAX && SEG6_LOCAL_FLV_MAX <= TB_MAX, "TB_MAX too small");
 
 struct tb {
 	const struct nlattr *a[TB_MAX + 1];
 	int max;
-	bool bad;       /* an attribute shorter than its type needs */
 };
 
-/* The minimum payload of each attribute srv6d reads, per table: 0 where
- * the attribute is not read or is nested / variable. */
+/* Each attribute of type <= max, the last of a type winning (as the
+ * kernel's nla_parse); lengths are checked by the reader (fits()). */
 static int attr_cb(const struct nlattr *a, void *data)
 {
 	struct tb *tb = data;
@@ -213,12 +214,16 @@ static int put_seg6(struct srv6_sbuf *o, const struct nlattr *encap)
 	return words_srh(o, t->srh, len);
 }
 
-/* A route's or a nexthop's own attributes (RTA_* or NHA_*). */
+/* A route's or a nexthop's own attributes (RTA_* or NHA_*).  libmnl walks
+ * attributes up to MNL_ALIGN(nlmsg_len): a length that is no multiple of 4
+ * (no netlink producer writes one) would let the last attribute run up to
+ * 3 bytes past what was received, so it is refused. */
 static int parse_msg(const struct nlmsghdr *nlh, size_t len, size_t hdr, int max, struct tb *tb)
 {
 	memset(tb, 0, sizeof(*tb));
 	tb->max = max;
-	if (len < sizeof(*nlh) || nlh->nlmsg_len > len || nlh->nlmsg_len < NLMSG_LENGTH(hdr))
+	if (len < sizeof(*nlh) || nlh->nlmsg_len > len || nlh->nlmsg_len < NLMSG_LENGTH(hdr) ||
+	    nlh->nlmsg_len % NLMSG_ALIGNTO)
 		return -EINVAL;
 	return mnl_attr_parse(nlh, (unsigned int)hdr, attr_cb, tb) < 0 ? -EINVAL : 0;
 }
@@ -230,7 +235,8 @@ int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k)
 	size_t alen;
 
 	memset(k, 0, sizeof(*k));
-	if (parse_msg(nlh, len, sizeof(*rtm), RTA_MAX, &tb) < 0)
+	if (parse_msg(nlh, len, sizeof(*rtm), RTA_MAX, &tb) < 0 ||
+	    (nlh->nlmsg_type != RTM_NEWROUTE && nlh->nlmsg_type != RTM_DELROUTE))
 		return -EINVAL;
 	rtm = mnl_nlmsg_get_payload(nlh);
 	if (rtm->rtm_family != AF_INET6 && rtm->rtm_family != AF_INET)
@@ -247,6 +253,7 @@ int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k)
 	k->nhid = tb.a[RTA_NH_ID] ? u32(tb.a[RTA_NH_ID]) : 0;
 	if (tb.a[RTA_ENCAP_TYPE])
 		memcpy(&k->encap_type, mnl_attr_get_payload(tb.a[RTA_ENCAP_TYPE]), 2);
+	k->multipath = tb.a[RTA_MULTIPATH] != NULL;
 	return 0;
 }
 
@@ -254,8 +261,9 @@ int srv6_nhmsg_id(const struct nlmsghdr *nlh, size_t len, uint32_t *id)
 {
 	struct tb tb;
 
-	if (parse_msg(nlh, len, sizeof(struct nhmsg), NHA_MAX, &tb) < 0 || !tb.a[NHA_ID] ||
-	    !fits(tb.a[NHA_ID], 4))
+	if (parse_msg(nlh, len, sizeof(struct nhmsg), NHA_MAX, &tb) < 0 ||
+	    (nlh->nlmsg_type != RTM_NEWNEXTHOP && nlh->nlmsg_type != RTM_DELNEXTHOP) ||
+	    !tb.a[NHA_ID] || !fits(tb.a[NHA_ID], 4))
 		return -EINVAL;
 	*id = u32(tb.a[NHA_ID]);
 	return 0;
@@ -332,7 +340,12 @@ int srv6_rtmsg_words(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
 		put_ifname(&o, "dev", u32(oif), ifname, arg);
 	if (k.table != RT_TABLE_MAIN)
 		srv6_sb_printf(&o, " table %u", k.table);
-	return srv6_sb_done(&o) < 0 ? -ENOSPC : 1;
+	if (srv6_sb_done(&o) < 0) {
+		if (buflen)
+			buf[0] = '\0';   /* no truncated words */
+		return -ENOSPC;
+	}
+	return 1;
 }
 
 int srv6_rtmsg_conf(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,

@@ -73,12 +73,14 @@ held_pre() {
 	local c=$1 spid; shift
 	kbase
 	if [ "$c" = end-dx6 ]; then hook PREROUTING 11 -s $SRC_ADDR -d $DST_ADDR; else v4hook 11; fi
-	send "$c" both 1 5 >"$TMPD/held" &
+	rm -f "$TMPD/released"
+	RJ_AFTER=$TMPD/released send "$c" both 1 5 >"$TMPD/held" &
 	spid=$!
-	wait_until 30 held_is 11 1 || { fail "$c: inner packet not held"; wait $spid; rj_unheld; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: inner packet not held"; : >"$TMPD/released"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	read -r U0 N0 A0 <<<"$(ctrs)"
 	R=$(ctl queue release 11 1)
+	: >"$TMPD/released"   # the capture's 5 s count from here, not from the send
 	wait $spid
 	read -r U1 N1 A1 <<<"$(ctrs)"
 	hook off

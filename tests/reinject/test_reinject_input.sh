@@ -106,14 +106,15 @@ check "accept mark 0x20: the forwarded packet carries the mark (FORWARD rule cou
 held() {
 	local c=$1 caps=$2 t=$3 spid; shift 3
 	kbase
-	rm -f "$TMPD/ready"
+	rm -f "$TMPD/released"
 	hook INPUT 11 -d 2001:db8:5::/64
-	RJ_READY=$TMPD/ready send "$c" "$caps" 1 "$t" >"$TMPD/held" &
+	RJ_AFTER=$TMPD/released send "$c" "$caps" 1 "$t" >"$TMPD/held" &
 	spid=$!
-	wait_until 30 held_is 11 1 || { fail "$c: not held"; wait $spid; rj_unheld; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held"; : >"$TMPD/released"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	U0=$(snmp6 Icmp6OutDestUnreachs) N0=$(snmp6 Ip6InNoRoutes)
 	R=$(ctl queue release 11 1)
+	: >"$TMPD/released"   # the capture's timeout counts from here (slow kernels)
 	wait $spid
 	U1=$(snmp6 Icmp6OutDestUnreachs) N1=$(snmp6 Ip6InNoRoutes)
 	hook off

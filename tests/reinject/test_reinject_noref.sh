@@ -17,10 +17,11 @@
 #   2. End.DX4 held at IPv4 FORWARD after ip_route_input(_noref) of nh4, the
 #      connected route deleted and freed, released: dropped silently;
 #      unchanged: delivered
-#   3. `srv6ctl queue release` (from outside, over the control socket) of an
-#      End.X packet held at LOCAL_IN after rtr's namespace was deleted: the
-#      behavior runs in a namespace on its way out, srv6d exits 0, the
-#      namespaces are torn down completely
+#   3. `srv6ctl queue release` (from outside, over the control socket, the
+#      file) of an End.X packet held at LOCAL_IN after rtr's namespace name
+#      was deleted (srv6d's sockets keep the namespace itself alive; its
+#      cleanup starts when srv6d exits): the behavior runs, the packet is
+#      delivered once, srv6d exits 0, the namespaces are torn down completely
 #   4. after each held case rtr's dst/route/neighbour counters are back to
 #      their baseline; the kernel log has no WARN/BUG/RCU/KASAN/refcount
 #      line.  On a debug kernel (tools/debug-kernel: PROVE_RCU, KASAN,
@@ -62,6 +63,7 @@ ctrs() { echo "$(snmp6 Icmp6OutDestUnreachs) $(snmp6 Icmp6OutPktTooBigs)" \
 # then everything restored and rtr's counters checked against their baseline.
 held() {
 	local c=$1 h=$2 spid; shift 2
+	held_is 11 0 || { fail "$c: queue 11 still holds a packet before the case"; rj_unheld; }
 	kbase
 	eval "$h"
 	rm -f "$TMPD/released"
@@ -83,10 +85,18 @@ held() {
 	kcheck "$c held ($h; $*)"
 	OUTCOME="dst=$(rxs "$NS_DST" "$TMPD/held" | wc -l) src=$(rxs "$NS_SRC" "$TMPD/held" | wc -l)"
 	OUTCOME+=" icmp=$(sed -n "s/^IC $NS_SRC //p" "$TMPD/held" | tr ' ' / | paste -sd,)"
-	OUTCOME+=" unreach6=$((U1 - U0)) ptb=$((T1 - T0)) unreach4=$((V1 - V0))"
+	OUTCOME+=" unreach6=$((U1 - U0)) ptb=$((T1 - T0)) unreach4=$((V1 - V0))$(ptb_mtu)"
+	# the verdict itself: exactly this packet released (not 0, not an error)
+	[ "$R" = "queue 11: released 1" ] || OUTCOME+=" release=[$R]"
+}
+# ptb_mtu: " mtu=N" of an ICMPv6 Packet Too Big captured at src, else nothing
+ptb_mtu() {
+	local h
+	h=$(rxs "$NS_SRC" "$TMPD/held" | head -1)
+	[ "${h:80:2}" = 02 ] && echo " mtu=$((16#${h:88:8}))"
 }
 W_FWD="dst=0 src=0 icmp= unreach6=0 ptb=0 unreach4=0"
-W_POST="dst=0 src=1 icmp=2/0 unreach6=0 ptb=1 unreach4=0"
+W_POST="dst=0 src=1 icmp=2/0 unreach6=0 ptb=1 unreach4=0 mtu=68"
 W_OK="dst=1 src=0 icmp= unreach6=0 ptb=0 unreach4=0"
 
 # ---- 1. End.DX6 / End.DT6 after the behavior --------------------------------
@@ -127,7 +137,7 @@ if wait_until 30 held_is 11 1; then
 	R=$(timeout 20 "$SRV6CTL" -S "$TMPD/srv6d.sock" queue release 11 all)
 	: >"$TMPD/released"
 	wait $spid
-	check "srv6ctl queue release in a deleted namespace: answered ($R)" [ -n "$R" ]
+	check "srv6ctl queue release in a deleted namespace: answered ($R)" [ "$R" = "queue 11: released 1" ]
 	check "srv6ctl queue release in a deleted namespace: the behavior ran, delivered once" \
 		[ "$(rxs "$NS_DST" "$TMPD/nsdel" | wc -l)" = 1 ]
 	check "namespace deleted: srv6d exits 0 on SIGTERM" srv6d_stop TERM

@@ -362,6 +362,105 @@ static void zebra84_capture(void **state)
 	assert_string_equal(words, "");
 }
 
+static void end_dx4_vrftable(void **state)
+{
+	struct nlmsghdr *nlh = route(AF_INET6, "fc00::d4", 128, RT_TABLE_MAIN);
+	struct nlattr *n = seg6local(nlh, RTA_ENCAP_TYPE, RTA_ENCAP, SEG6_LOCAL_ACTION_END_DX4);
+	struct in_addr a4;
+
+	(void)state;
+	inet_pton(AF_INET, "192.0.2.2", &a4);
+	mnl_attr_put(nlh, SEG6_LOCAL_NH4, 4, &a4);
+	mnl_attr_put_u32(nlh, SEG6_LOCAL_IIF, 4);
+	mnl_attr_nest_end(nlh, n);
+	mnl_attr_put_u32(nlh, RTA_OIF, 3);
+	assert_int_equal(words_of(NULL), 1);
+	assert_string_equal(words, "fc00::d4 encap seg6local action End.DX4 nh4 192.0.2.2 iif eth2 dev eth1");
+
+	nlh = route(AF_INET6, "fc00::46", 128, RT_TABLE_MAIN);
+	n = seg6local(nlh, RTA_ENCAP_TYPE, RTA_ENCAP, SEG6_LOCAL_ACTION_END_DT46);
+	mnl_attr_put_u32(nlh, SEG6_LOCAL_VRFTABLE, 100);
+	mnl_attr_nest_end(nlh, n);
+	assert_int_equal(words_of(NULL), 1);
+	assert_string_equal(words, "fc00::46 encap seg6local action End.DT46 vrftable 100");
+}
+
+/* A seg6 route without RTA_DST is the default route; a prefix length
+ * without a prefix is refused. */
+static void default_route(void **state)
+{
+	static const char *const segs[] = { "fc00::1" };
+	struct nlmsghdr *nlh = route(AF_INET6, NULL, 0, RT_TABLE_MAIN);
+
+	(void)state;
+	seg6_encap(nlh, RTA_ENCAP_TYPE, RTA_ENCAP, SEG6_IPTUN_MODE_INLINE, segs, 1);
+	assert_int_equal(words_of(NULL), 1);
+	assert_string_equal(words, "default encap seg6 mode inline segs 1 [ fc00::1 ]");
+	nlh = route(AF_INET6, NULL, 64, RT_TABLE_MAIN);
+	seg6_encap(nlh, RTA_ENCAP_TYPE, RTA_ENCAP, SEG6_IPTUN_MODE_INLINE, segs, 1);
+	assert_int_equal(words_of(NULL), -EINVAL);
+}
+
+/* The HMAC TLV (flag 0x08, the last 40 bytes of the SRH): its key id in
+ * hex, as iproute2 prints it; an SRH whose hdrlen claims more than the
+ * attribute holds is refused. */
+static void srh_hmac_and_hdrlen(void **state)
+{
+	struct nlmsghdr *nlh = route(AF_INET6, "2001:db8::", 64, RT_TABLE_MAIN);
+	uint8_t b[sizeof(struct seg6_iptunnel_encap) + 8 + 16 + 40] = { 0 };
+	struct seg6_iptunnel_encap *t = (struct seg6_iptunnel_encap *)b;
+	struct ipv6_sr_hdr *h = (struct ipv6_sr_hdr *)t->srh;
+	uint8_t *tlv = (uint8_t *)h + 8 + 16;
+	struct nlattr *nest;
+
+	(void)state;
+	t->mode = SEG6_IPTUN_MODE_ENCAP;
+	h->hdrlen = (16 + 40) / 8;
+	h->type = 4;
+	h->flags = 0x08;
+	inet_pton(AF_INET6, "fc00::1", &h->segments[0]);
+	tlv[0] = 5;             /* SR6_TLV_HMAC */
+	tlv[1] = 38;
+	tlv[4] = 0; tlv[5] = 0; tlv[6] = 0; tlv[7] = 0x2a;
+	mnl_attr_put_u16(nlh, RTA_ENCAP_TYPE, LWTUNNEL_ENCAP_SEG6);
+	nest = mnl_attr_nest_start(nlh, RTA_ENCAP);
+	mnl_attr_put(nlh, SEG6_IPTUNNEL_SRH, sizeof(b), b);
+	mnl_attr_nest_end(nlh, nest);
+	assert_int_equal(words_of(NULL), 1);
+	assert_string_equal(words, "2001:db8::/64 encap seg6 mode encap segs 1 [ fc00::1 ] hmac 2A");
+
+	nlh = route(AF_INET6, "2001:db8::", 64, RT_TABLE_MAIN);
+	h->hdrlen = 20;         /* 168 bytes claimed in a 64-byte attribute */
+	mnl_attr_put_u16(nlh, RTA_ENCAP_TYPE, LWTUNNEL_ENCAP_SEG6);
+	nest = mnl_attr_nest_start(nlh, RTA_ENCAP);
+	mnl_attr_put(nlh, SEG6_IPTUNNEL_SRH, sizeof(b), b);
+	mnl_attr_nest_end(nlh, nest);
+	assert_int_equal(words_of(NULL), -EINVAL);
+}
+
+/* No netlink producer writes a length that is no multiple of 4; libmnl
+ * would walk up to 3 bytes past it: refused.  A nexthop message is no route. */
+static void unaligned_and_wrong_type(void **state)
+{
+	struct nlmsghdr *nlh = route(AF_INET6, "fc00::10", 128, RT_TABLE_MAIN);
+	struct srv6_rtkey k;
+	uint32_t id;
+
+	(void)state;
+	nlh->nlmsg_len -= 1;
+	assert_int_equal(srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k), -EINVAL);
+	nlh->nlmsg_len += 1;
+	nlh->nlmsg_type = RTM_NEWNEXTHOP;
+	assert_int_equal(srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k), -EINVAL);
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	assert_int_equal(srv6_nhmsg_id(nlh, nlh->nlmsg_len, &id), -EINVAL);
+	assert_int_equal(srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k), 0);
+	assert_false(k.multipath);
+	mnl_attr_put(nlh, RTA_MULTIPATH, 4, "\0\0\0");
+	assert_int_equal(srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k), 0);
+	assert_true(k.multipath);
+}
+
 static void buffer_too_small(void **state)
 {
 	struct nlmsghdr *nlh = route(AF_INET6, "fc00:0:1::1", 128, RT_TABLE_MAIN);
@@ -371,6 +470,7 @@ static void buffer_too_small(void **state)
 	(void)state;
 	mnl_attr_nest_end(nlh, n);
 	assert_int_equal(srv6_rtmsg_words(nlh, NULL, names, NULL, small, sizeof(small)), -ENOSPC);
+	assert_string_equal(small, "");     /* no truncated words */
 }
 
 int main(void)
@@ -386,6 +486,10 @@ int main(void)
 		cmocka_unit_test(short_attribute),
 		cmocka_unit_test(srh_overclaims),
 		cmocka_unit_test(length_past_buffer),
+		cmocka_unit_test(end_dx4_vrftable),
+		cmocka_unit_test(default_route),
+		cmocka_unit_test(srh_hmac_and_hdrlen),
+		cmocka_unit_test(unaligned_and_wrong_type),
 		cmocka_unit_test(buffer_too_small),
 		cmocka_unit_test(zebra84_capture),
 	};

@@ -56,9 +56,9 @@ if [ ! -f "$src/.unpacked" ]; then
 			b=$(basename "$p")
 			if [ -f "$HERE/patches-6.12/$b" ]; then
 				echo "build.sh: $b: the 6.12 backport"
-				patch -d "$src" -p1 --quiet <"$HERE/patches-6.12/$b"
+				patch -d "$src" -p1 --quiet --fuzz=0 <"$HERE/patches-6.12/$b"
 			else
-				patch -d "$src" -p1 --quiet <"$p" ||
+				patch -d "$src" -p1 --quiet --fuzz=0 <"$p" ||
 					{ echo "build.sh: $b does not apply to 6.12 and has no backport in $HERE/patches-6.12" >&2; exit 1; }
 			fi
 		done
