@@ -228,33 +228,41 @@ static int parse_msg(const struct nlmsghdr *nlh, size_t len, size_t hdr, int max
 	return mnl_attr_parse(nlh, (unsigned int)hdr, attr_cb, tb) < 0 ? -EINVAL : 0;
 }
 
-int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k)
+/* Route message @nlh's attributes into @tb and its key into @k: the one
+ * parse srv6_rtmsg_key() and the words share. */
+static int parse_route(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k, struct tb *t)
 {
 	const struct rtmsg *rtm;
-	struct tb tb;
 	size_t alen;
 
 	memset(k, 0, sizeof(*k));
-	if (parse_msg(nlh, len, sizeof(*rtm), RTA_MAX, &tb) < 0 ||
+	if (parse_msg(nlh, len, sizeof(*rtm), RTA_MAX, t) < 0 ||
 	    (nlh->nlmsg_type != RTM_NEWROUTE && nlh->nlmsg_type != RTM_DELROUTE))
 		return -EINVAL;
 	rtm = mnl_nlmsg_get_payload(nlh);
 	if (rtm->rtm_family != AF_INET6 && rtm->rtm_family != AF_INET)
 		return -EINVAL;
 	alen = rtm->rtm_family == AF_INET6 ? 16 : 4;
-	if (rtm->rtm_dst_len > alen * 8 || !fits(tb.a[RTA_DST], alen) || !fits(tb.a[RTA_TABLE], 4) ||
-	    !fits(tb.a[RTA_NH_ID], 4) || !fits(tb.a[RTA_ENCAP_TYPE], 2))
+	if (rtm->rtm_dst_len > alen * 8 || !fits(t->a[RTA_DST], alen) || !fits(t->a[RTA_TABLE], 4) ||
+	    !fits(t->a[RTA_NH_ID], 4) || !fits(t->a[RTA_ENCAP_TYPE], 2))
 		return -EINVAL;
 	k->family = rtm->rtm_family;
 	k->plen = rtm->rtm_dst_len;
-	if (tb.a[RTA_DST])
-		memcpy(k->dst, mnl_attr_get_payload(tb.a[RTA_DST]), alen);
-	k->table = tb.a[RTA_TABLE] ? u32(tb.a[RTA_TABLE]) : rtm->rtm_table;
-	k->nhid = tb.a[RTA_NH_ID] ? u32(tb.a[RTA_NH_ID]) : 0;
-	if (tb.a[RTA_ENCAP_TYPE])
-		memcpy(&k->encap_type, mnl_attr_get_payload(tb.a[RTA_ENCAP_TYPE]), 2);
-	k->multipath = tb.a[RTA_MULTIPATH] != NULL;
+	if (t->a[RTA_DST])
+		memcpy(k->dst, mnl_attr_get_payload(t->a[RTA_DST]), alen);
+	k->table = t->a[RTA_TABLE] ? u32(t->a[RTA_TABLE]) : rtm->rtm_table;
+	k->nhid = t->a[RTA_NH_ID] ? u32(t->a[RTA_NH_ID]) : 0;
+	if (t->a[RTA_ENCAP_TYPE])
+		memcpy(&k->encap_type, mnl_attr_get_payload(t->a[RTA_ENCAP_TYPE]), 2);
+	k->multipath = t->a[RTA_MULTIPATH] != NULL;
 	return 0;
+}
+
+int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k)
+{
+	struct tb tb;
+
+	return parse_route(nlh, len, k, &tb);
 }
 
 int srv6_nhmsg_id(const struct nlmsghdr *nlh, size_t len, uint32_t *id)
@@ -269,24 +277,22 @@ int srv6_nhmsg_id(const struct nlmsghdr *nlh, size_t len, uint32_t *id)
 	return 0;
 }
 
-int srv6_rtmsg_words(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
-		     srv6_ifname_fn ifname, void *arg, char *buf, size_t buflen)
+/* srv6_rtmsg_words(), the route's key left in @k for srv6_rtmsg_conf(). */
+static int route_words(const struct nlmsghdr *nlh, const struct nlmsghdr *nh, srv6_ifname_fn ifname,
+		       void *arg, char *buf, size_t buflen, struct srv6_rtkey *k)
 {
 	struct srv6_sbuf o = SRV6_SB_FIXED(buf, buflen);
 	const struct nlattr *etype, *encap, *gw, *oif;
 	char addr[INET6_ADDRSTRLEN];
-	struct srv6_rtkey k;
 	struct tb tb, nt;
 	uint16_t type;
 	int family, r;
 
 	if (buflen)
 		buf[0] = '\0';
-	if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0 ||
-	    parse_msg(nlh, nlh->nlmsg_len, sizeof(struct rtmsg), RTA_MAX, &tb) < 0 ||
-	    !fits(tb.a[RTA_OIF], 4))
+	if (parse_route(nlh, nlh->nlmsg_len, k, &tb) < 0 || !fits(tb.a[RTA_OIF], 4))
 		return -EINVAL;
-	family = k.family;
+	family = k->family;
 	etype = tb.a[RTA_ENCAP_TYPE];
 	encap = tb.a[RTA_ENCAP];
 	gw = tb.a[RTA_GATEWAY];
@@ -317,12 +323,12 @@ int srv6_rtmsg_words(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
 	if (!fits(gw, family == AF_INET6 ? 16 : 4))
 		return -EINVAL;
 	if (tb.a[RTA_DST]) {
-		inet_ntop(k.family, k.dst, addr, sizeof(addr));
-		if (k.plen == (k.family == AF_INET6 ? 128 : 32))
+		inet_ntop(k->family, k->dst, addr, sizeof(addr));
+		if (k->plen == (k->family == AF_INET6 ? 128 : 32))
 			srv6_sb_printf(&o, "%s", addr);
 		else
-			srv6_sb_printf(&o, "%s/%u", addr, k.plen);
-	} else if (k.plen) {
+			srv6_sb_printf(&o, "%s/%u", addr, k->plen);
+	} else if (k->plen) {
 		return -EINVAL;   /* a prefix length without a prefix */
 	} else {
 		srv6_sb_printf(&o, "default");
@@ -338,14 +344,22 @@ int srv6_rtmsg_words(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
 							sizeof(addr)));
 	if (oif)
 		put_ifname(&o, "dev", u32(oif), ifname, arg);
-	if (k.table != RT_TABLE_MAIN)
-		srv6_sb_printf(&o, " table %u", k.table);
+	if (k->table != RT_TABLE_MAIN)
+		srv6_sb_printf(&o, " table %u", k->table);
 	if (srv6_sb_done(&o) < 0) {
 		if (buflen)
 			buf[0] = '\0';   /* no truncated words */
 		return -ENOSPC;
 	}
 	return 1;
+}
+
+int srv6_rtmsg_words(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
+		     srv6_ifname_fn ifname, void *arg, char *buf, size_t buflen)
+{
+	struct srv6_rtkey k;
+
+	return route_words(nlh, nh, ifname, arg, buf, buflen, &k);
 }
 
 int srv6_rtmsg_conf(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
@@ -360,7 +374,7 @@ int srv6_rtmsg_conf(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
 		warn[0] = '\0';
 	if (out && outlen)
 		out[0] = '\0';
-	r = srv6_rtmsg_words(nlh, nh, ifname, arg, words, sizeof(words));
+	r = route_words(nlh, nh, ifname, arg, words, sizeof(words), &k);
 	if (r <= 0) {
 		struct errbuf we = { warn, warnlen };
 
@@ -368,6 +382,5 @@ int srv6_rtmsg_conf(const struct nlmsghdr *nlh, const struct nlmsghdr *nh,
 			conf_seterr(&we, "%s", r == -ENOSPC ? "route too long" : "malformed route message");
 		return r == -ENOSPC ? -EINVAL : r;
 	}
-	(void)srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k);
 	return srv6_import_line(words, k.family, out, outlen, warn, warnlen);
 }

@@ -68,6 +68,15 @@ qpackets_ge() { [ "$(qget "$1" packets)" -ge "$2" ]; }
 
 # snmp6 NAME: a counter of rtr's /proc/net/snmp6 (0 when the kernel has none)
 snmp6() { in_rtr awk -v n="$1" '$1 == n {v = $2} END {print v + 0}' /proc/net/snmp6; }
+# rxs NS FILE: the hex of each packet rj_send.py captured at NS (its RX lines)
+rxs() { sed -n "s/^RX $1 //p" "$2"; }
+# ptb_mtu: " mtu=N" of an ICMPv6 Packet Too Big captured at src in
+# $TMPD/held (the held cases' capture), else nothing
+ptb_mtu() {
+	local h
+	h=$(rxs "$NS_SRC" "$TMPD/held" | head -1)
+	[ "${h:80:2}" = 02 ] && echo " mtu=$((16#${h:88:8}))"
+}
 # sink_add / sink: count at dst's INPUT what src sends to dst's UDP port 5000
 sink_add() { in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000; }
 sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }

@@ -33,7 +33,6 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-rxs() { sed -n "s/^RX $1 //p" "$2"; }
 # the destination each case's packet has after the behavior
 newda() { case $1 in end|end-x) echo 2001:db8:2::2 ;; end-t) echo 2001:db8:cc::5 ;; end-dt6) echo 2001:db8:cc::7 ;; esac; }
 sidof() { case $1 in end) echo $SID:1 ;; end-x) echo $SID:2 ;; end-t) echo $SID:3 ;; end-dt6) echo $SID:6 ;; esac; }
@@ -93,12 +92,6 @@ outcome() {
 	echo "dst=$(rxs "$NS_DST" "$TMPD/held" | wc -l) src=$(rxs "$NS_SRC" "$TMPD/held" | wc -l)" \
 	     "icmp=$(sed -n "s/^IC $NS_SRC //p" "$TMPD/held" | tr ' ' / | paste -sd,)" \
 	     "unreach-delta=$((U1 - U0)) ptb-delta=$((T1 - T0))$(ptb_mtu)"
-}
-# ptb_mtu: " mtu=N" of an ICMPv6 Packet Too Big captured at src, else nothing
-ptb_mtu() {
-	local h
-	h=$(rxs "$NS_SRC" "$TMPD/held" | head -1)
-	[ "${h:80:2}" = 02 ] && echo " mtu=$((16#${h:88:8}))"
 }
 # The queued packet keeps a counted reference to its route (skb_dst_force),
 # but once the route is deleted and freed, that dst is "put": output

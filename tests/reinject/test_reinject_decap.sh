@@ -30,7 +30,6 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-rxs() { sed -n "s/^RX $1 //p" "$2"; }
 v4hook() { hook off; in_rtr iptables -t mangle -A PREROUTING -d 192.0.2.2 -j NFQUEUE --queue-num "$1"; }
 
 # ---- 1. accept at PRE_ROUTING of the inner packet ----------------------------

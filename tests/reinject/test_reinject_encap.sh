@@ -31,7 +31,6 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-rxs() { sed -n "s/^RX $1 //p" "$2"; }
 in_rtr ip -6 route add 2001:db8:e6::/64 encap seg6 mode encap segs fd00:77::1 dev "$RTR_IF_DST" ||
 	{ fail "seg6 encap route (IPv6)"; exit 1; }
 in_rtr ip route add 203.0.113.0/24 encap seg6 mode encap segs fd00:77::1 dev "$RTR_IF_DST" ||

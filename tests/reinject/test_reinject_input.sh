@@ -25,7 +25,6 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-rxs() { sed -n "s/^RX $1 //p" "$2"; }   # rxs NS FILE: the hex captured at NS
 
 # ---- 1. every action, policy accept at LOCAL_IN ----------------------------
 for c in end end-x end-t end-dx6 end-dx4 end-dt6 end-b6 end-b6-encaps; do

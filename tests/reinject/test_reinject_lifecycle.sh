@@ -27,7 +27,6 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-rxs() { sed -n "s/^RX $1 //p" "$2"; }
 kq11() { in_rtr awk '$1 == 11' /proc/net/netfilter/nfnetlink_queue; }
 # released: the held packet's fate is decided: hold_one's capture window starts
 released() { : >"$TMPD/released"; }

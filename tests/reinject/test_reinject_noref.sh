@@ -40,7 +40,6 @@ rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
 
-rxs() { sed -n "s/^RX $1 //p" "$2"; }
 # IPv4 on the src link (the inner source 198.51.100.1 is src's MAC), as
 # test_reinject_decap.sh has it
 ip -n "$NS_RTR" addr add 198.51.100.2/24 dev "$RTR_IF_SRC"
@@ -88,12 +87,6 @@ held() {
 	OUTCOME+=" unreach6=$((U1 - U0)) ptb=$((T1 - T0)) unreach4=$((V1 - V0))$(ptb_mtu)"
 	# the verdict itself: exactly this packet released (not 0, not an error)
 	[ "$R" = "queue 11: released 1" ] || OUTCOME+=" release=[$R]"
-}
-# ptb_mtu: " mtu=N" of an ICMPv6 Packet Too Big captured at src, else nothing
-ptb_mtu() {
-	local h
-	h=$(rxs "$NS_SRC" "$TMPD/held" | head -1)
-	[ "${h:80:2}" = 02 ] && echo " mtu=$((16#${h:88:8}))"
 }
 W_FWD="dst=0 src=0 icmp= unreach6=0 ptb=0 unreach4=0"
 W_POST="dst=0 src=1 icmp=2/0 unreach6=0 ptb=1 unreach4=0 mtu=68"
