@@ -75,6 +75,7 @@ CONF_SRCS  := $(sort $(wildcard src/conf/*.c))
 # start-up and loop, reload/apply, the periodic watch, the counters' view, and
 # the control socket's command handlers.
 SRV6D_SRCS := src/daemon/main.c src/daemon/apply.c src/daemon/watch.c src/daemon/counters.c \
+	src/daemon/fpm_merge.c \
 	$(sort $(wildcard src/daemon/ctl_*.c))
 # The daemon's rooms (docs/ARCHITECTURE.md), lowest first: the logging
 # edge they all share, what srv6d asks of the kernel, what touches a packet,

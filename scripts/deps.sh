@@ -9,7 +9,7 @@ set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev
 libnetfilter-queue-dev libmnl-dev libnl-3-dev libnl-route-3-dev
 liburcu-dev libcmocka-dev libssl-dev
-iproute2 iptables python3-scapy tcpdump procps gdb strace
+iproute2 iptables python3-scapy tcpdump procps gdb strace frr
 dpkg-dev debhelper mandoc
 qemu-system-x86 busybox-static kmod xz-utils zstd file"
 missing=""
@@ -26,5 +26,18 @@ fi
 echo "srv6d: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
+# frr is for the FPM test's real zebra, which the test starts in a namespace:
+# its package must not start the daemons in this machine's own namespace
+norc=
+case " $missing " in *" frr "*)
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
+		chmod 755 /usr/sbin/policy-rc.d
+		norc=1
+	fi ;;
+esac
+rc=0
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing
+apt-get install -y -qq --no-install-recommends $missing || rc=$?
+[ -z "$norc" ] || rm -f /usr/sbin/policy-rc.d
+exit $rc

@@ -128,9 +128,19 @@ struct srv6_hmac_set;
 #define SRV6_CONF_LINE_MAX          (384 + SRV6_MAX_SEGS * (INET6_ADDRSTRLEN + 1))
 
 /** struct srv6_conf_sid - one "sid" line. */
+/* Where an entry came from (`srv6ctl sid show` / `route show` say it). */
+enum srv6_origin {
+	SRV6_ORIGIN_CONF = 0,          /* a conf line (or srv6ctl sid/route add) */
+	SRV6_ORIGIN_FPM,               /* zebra's FPM stream (fpm.h) */
+};
+
+/** srv6_origin_name - "conf", "fpm".  Pure. */
+const char *srv6_origin_name(enum srv6_origin o);
+
 struct srv6_conf_sid {
 	struct in6_addr prefix;        /* host bits zero */
 	uint8_t plen;
+	uint8_t origin;                /* enum srv6_origin */
 	struct srv6_sid_cfg cfg;       /* datapath-filled fields zero */
 	unsigned int line;             /* 1-based line number in the file */
 };
@@ -143,6 +153,7 @@ struct srv6_conf_route {
 		struct in_addr v4;
 	} prefix;                      /* host bits zero */
 	uint8_t plen;
+	uint8_t origin;                /* enum srv6_origin */
 	bool has_metric;               /* `metric N` given on the line */
 	uint32_t metric;               /* its N (see srv6_route_metric()) */
 	struct srv6_policy pol;        /* datapath-filled fields zero */
@@ -186,6 +197,25 @@ enum srv6_steer_mode {
  * ncpus == srv6_conf_nqueues().  sids/routes are in file order, with no two
  * entries of the same family/prefix/plen.
  */
+/*
+ * `fpm listen ADDR [PORT] [grace SECONDS] [remote]`: srv6d takes zebra's
+ * FPM stream (dplane_fpm_nl) on a TCP listener (docs/CONTROL.md).  ADDR
+ * must be a loopback address unless `remote` is given.
+ */
+#define SRV6_FPM_PORT_DEF  2620
+#define SRV6_FPM_GRACE_DEF 30         /* s an FPM entry outlives its session */
+#define SRV6_FPM_GRACE_MAX 3600
+
+struct srv6_conf_fpm {
+	bool on;
+	bool remote;
+	int family;                    /* AF_INET6 or AF_INET */
+	uint8_t addr[16];
+	uint16_t port;
+	unsigned int grace;            /* s */
+	unsigned int line;
+};
+
 struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;
@@ -206,6 +236,7 @@ struct srv6_conf {
 	int worker_prio;               /* 1..99 when worker_fifo, else 0 */
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
 	char ctl_path[108];            /* control socket; "" = none */
+	struct srv6_conf_fpm fpm;      /* `fpm listen ...`; start-only */
 	struct srv6_conf_sid *sids;
 	size_t nsids;
 	struct srv6_conf_route *routes;

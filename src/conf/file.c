@@ -109,6 +109,7 @@ struct conf_ctx {
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
 	unsigned int has_sched;
+	unsigned int has_fpm;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -579,6 +580,72 @@ static int l_route(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* "fpm listen ADDR [PORT] [grace SECONDS] [remote]" */
+static int l_fpm(struct conf_ctx *x, int argc, char **argv)
+{
+	struct srv6_conf_fpm *f = &x->c->fpm;
+	struct qtok qb;
+	uint64_t v;
+	int i;
+
+	if (x->has_fpm) {
+		conf_seterr(&x->e, "duplicate \"fpm\" (first at line %u)", x->has_fpm);
+		return -EINVAL;
+	}
+	if (argc < 2 || strcmp(argv[1], "listen")) {
+		conf_seterr(&x->e, argc < 2 ? "missing \"listen\" after \"fpm\"" :
+			    "unknown fpm word %s (fpm listen ADDR [PORT] [grace SECONDS] [remote])",
+			    argc < 2 ? "" : conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	if (argc < 3) {
+		conf_seterr(&x->e, "missing address after \"fpm listen\"");
+		return -EINVAL;
+	}
+	x->has_fpm = x->line;
+	memset(f, 0, sizeof(*f));
+	if (inet_pton(AF_INET6, argv[2], f->addr) == 1) {
+		f->family = AF_INET6;
+	} else if (inet_pton(AF_INET, argv[2], f->addr) == 1) {
+		f->family = AF_INET;
+	} else {
+		conf_seterr(&x->e, "bad fpm address %s (an IPv4 or IPv6 address)", conf_q(&qb, argv[2]));
+		return -EINVAL;
+	}
+	f->port = SRV6_FPM_PORT_DEF;
+	f->grace = SRV6_FPM_GRACE_DEF;
+	i = 3;
+	if (i < argc && argv[i][0] >= '0' && argv[i][0] <= '9') {
+		if (conf_parse_num("fpm port", argv[i], 1, 65535, &v, &x->e))
+			return -EINVAL;
+		f->port = (uint16_t)v;
+		i++;
+	}
+	for (; i < argc; i++) {
+		if (!strcmp(argv[i], "remote")) {
+			f->remote = true;
+		} else if (!strcmp(argv[i], "grace") && i + 1 < argc) {
+			if (conf_parse_num("fpm grace", argv[++i], 0, SRV6_FPM_GRACE_MAX, &v, &x->e))
+				return -EINVAL;
+			f->grace = (unsigned int)v;
+		} else {
+			conf_seterr(&x->e, !strcmp(argv[i], "grace") ? "missing seconds after \"grace\"" :
+				    "unexpected %s after the fpm address (PORT, grace SECONDS, remote)",
+				    conf_q(&qb, argv[i]));
+			return -EINVAL;
+		}
+	}
+	if (!f->remote && !(f->family == AF_INET6 ? !memcmp(f->addr, &in6addr_loopback, 16) :
+			    f->addr[0] == 127)) {
+		conf_seterr(&x->e, "fpm address %s is not a loopback address: zebra's stream is not "
+			    "authenticated (add \"remote\" to listen there anyway)", conf_q(&qb, argv[2]));
+		return -EINVAL;
+	}
+	f->on = true;
+	f->line = x->line;
+	return 0;
+}
+
 /* "queue N policy ...": a verdict-policy queue. */
 static int l_pqueue(struct conf_ctx *x, int argc, char **argv)
 {
@@ -659,6 +726,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return srv6_hmac_conf_line(&x->c->hmac, argc, argv, x->line, x->e.buf, x->e.len);
 	if (!strcmp(argv[0], "worker-sched"))
 		return l_sched(x, argc, argv);
+	if (!strcmp(argv[0], "fpm"))
+		return l_fpm(x, argc, argv);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
 		const struct global_kw *g = &global_kws[i];
 		unsigned int *has = (unsigned int *)((char *)x + g->has_off);
@@ -787,6 +856,11 @@ void srv6_conf_init(struct srv6_conf *c)
 	c->table_base = SRV6_NHCTX_TABLE_BASE;
 	c->rule_pref = SRV6_NHCTX_RULE_PRIO;
 	snprintf(c->ctl_path, sizeof(c->ctl_path), "%s", SRV6_CTL_SOCK_DEFAULT);
+}
+
+const char *srv6_origin_name(enum srv6_origin o)
+{
+	return o == SRV6_ORIGIN_FPM ? "fpm" : "conf";
 }
 
 void srv6_conf_free(struct srv6_conf *c)

@@ -572,6 +572,11 @@ static void start_only_changes(const struct srv6_conf *run,
 		name_add(names, sizeof(names), "rule-pref");
 	if (strcmp(nc->ctl_path, run->ctl_path))
 		name_add(names, sizeof(names), "control-socket");
+	if (nc->fpm.on != run->fpm.on ||
+	    (nc->fpm.on && (nc->fpm.family != run->fpm.family ||
+	     memcmp(nc->fpm.addr, run->fpm.addr, 16) || nc->fpm.port != run->fpm.port ||
+	     nc->fpm.grace != run->fpm.grace || nc->fpm.remote != run->fpm.remote)))
+		name_add(names, sizeof(names), "fpm");
 	if (!pqueues_same(nc, run))
 		name_add(names, sizeof(names), "\"queue N policy\"");
 	if (names[0])
@@ -662,6 +667,7 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	nc->egress = d->conf.egress;
 	memcpy(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues));
 	nc->npqueues = d->conf.npqueues;
+	nc->fpm = d->conf.fpm;
 	srv6_conf_free(&d->conf);
 	d->conf = *nc;
 	srv6_conf_init(nc);
@@ -694,6 +700,84 @@ out_free:
 	return r;
 }
 
+/* A copy of the running conf (arrays duplicated; the HMAC lines too, their
+ * secrets to be reread by conf_apply() as on a reload).  0 or -ENOMEM. */
+int conf_copy(const struct srv6_conf *src, struct srv6_conf *dst, size_t extra_sids,
+		    size_t extra_routes)
+{
+	*dst = *src;
+	dst->sids = malloc((src->nsids + extra_sids + 1) * sizeof(*dst->sids));
+	dst->routes = malloc((src->nroutes + extra_routes + 1) * sizeof(*dst->routes));
+	if (!dst->sids || !dst->routes || srv6_hmac_set_dup(src->hmac, &dst->hmac) < 0) {
+		free(dst->sids);
+		free(dst->routes);
+		srv6_conf_init(dst);
+		return -ENOMEM;
+	}
+	if (src->nsids)
+		memcpy(dst->sids, src->sids, src->nsids * sizeof(*dst->sids));
+	if (src->nroutes)
+		memcpy(dst->routes, src->routes, src->nroutes * sizeof(*dst->routes));
+	return 0;
+}
+
+/*
+ * The reloaded file @nc with zebra's FPM entries merged in, applied.  When
+ * that fails before anything is live, the file again with only the FPM
+ * entries the running conf holds: a route zebra sent since the last apply
+ * must not fail the operator's reload (fpm_apply() sorts it out at the next
+ * tick).  As conf_apply(); @nc is consumed.
+ */
+static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_t errlen,
+			bool *live)
+{
+	struct srv6_conf again;
+	bool *held = NULL;
+	size_t n = d->fpm ? srv6_fpm_count(d->fpm) : 0;
+	int r;
+
+	*live = false;
+	if (!n)
+		return conf_apply(d, nc, "reload", err, errlen, live);
+	if (conf_copy(nc, &again, 0, 0) < 0) {
+		srv6_conf_free(nc);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	fpm_pick(d, NULL);
+	r = fpm_merge(d, nc);
+	if (!r)
+		r = conf_apply(d, nc, "reload", err, errlen, live);
+	else
+		srv6_conf_free(nc), snprintf(err, errlen, "out of memory");
+	if (!r || *live) {
+		srv6_conf_free(&again);
+		return r;
+	}
+	held = calloc(n, sizeof(*held));
+	if (!held) {
+		srv6_conf_free(&again);
+		return r;
+	}
+	for (size_t i = 0; i < n; i++)
+		held[i] = fpm_is_live(d, srv6_fpm_entry(d->fpm, i));
+	fpm_pick(d, held);
+	free(held);
+	if (fpm_merge(d, &again) < 0) {
+		srv6_conf_free(&again);
+		fpm_pick(d, NULL);
+		return r;
+	}
+	fpm_pick(d, NULL);
+	r = conf_apply(d, &again, "reload", err, errlen, live);
+	if (!r || *live) {
+		srv6_log(LOG_WARNING, "reload: applied with the FPM entries that were running; "
+			 "the newer ones are tried again");
+		d->fpm_dirty = true;
+	}
+	return r;
+}
+
 /* SIGHUP and `srv6ctl reload`: 0, or -errno with "FILE:LINE: message" (or
  * another one-line reason) in @err; the running configuration stays then,
  * unless only its kernel side failed (conf_apply(): the file runs, the
@@ -712,7 +796,7 @@ int daemon_reload(struct daemon *d, char *err, size_t errlen)
 		return r;
 	}
 	conf_warnings(&nc, NULL);
-	r = conf_apply(d, &nc, "reload", err, errlen, &live);
+	r = reload_apply(d, &nc, err, errlen, &live);
 	if (live)
 		d->loaded = time(NULL);
 	if (r < 0) {

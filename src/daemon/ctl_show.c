@@ -184,7 +184,8 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 					  sg, sizeof(sg));
 				fprintf(o, "%s\"%s\"", k ? "," : "", sg);
 			}
-			fprintf(o, "],\"conf\":");
+			fprintf(o, "],\"origin\":\"%s\",\"conf\":",
+				srv6_origin_name(entry_origin(d, policy, family, addr, pl)));
 			srv6_json_str(o, line);
 			if (q->stats) {
 				fprintf(o, ",\"stats\":");
@@ -192,8 +193,12 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 			}
 			fprintf(o, "}");
 		} else {
-			/* the conf line without its first word, as `ip route` prints */
-			fprintf(o, "%s\n", strchr(line, ' ') + 1);
+			/* the conf line without its first word, as `ip route` prints,
+			 * and where it came from when that is not the conf */
+			enum srv6_origin og = entry_origin(d, policy, family, addr, pl);
+
+			fprintf(o, "%s%s%s\n", strchr(line, ' ') + 1, og ? "  origin " : "",
+				og ? srv6_origin_name(og) : "");
 			if (q->stats)
 				text_counters(o, &ct);
 		}
@@ -207,27 +212,6 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 		snprintf(err, errlen, "%s %s: not configured", policy ? "route" : "sid", q->argv[0]);
 		return -ENOENT;
 	}
-	return 0;
-}
-
-/* A copy of the running conf (arrays duplicated; the HMAC lines too, their
- * secrets to be reread by conf_apply() as on a reload).  0 or -ENOMEM. */
-static int conf_dup(const struct srv6_conf *src, struct srv6_conf *dst, size_t extra_sids,
-		    size_t extra_routes)
-{
-	*dst = *src;
-	dst->sids = malloc((src->nsids + extra_sids + 1) * sizeof(*dst->sids));
-	dst->routes = malloc((src->nroutes + extra_routes + 1) * sizeof(*dst->routes));
-	if (!dst->sids || !dst->routes || srv6_hmac_set_dup(src->hmac, &dst->hmac) < 0) {
-		free(dst->sids);
-		free(dst->routes);
-		srv6_conf_init(dst);
-		return -ENOMEM;
-	}
-	if (src->nsids)
-		memcpy(dst->sids, src->sids, src->nsids * sizeof(*dst->sids));
-	if (src->nroutes)
-		memcpy(dst->routes, src->routes, src->nroutes * sizeof(*dst->routes));
 	return 0;
 }
 
@@ -268,7 +252,7 @@ int ctl_change(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *er
 	} else if (parse_pfx(q->argv[0], &family, addr, &plen, err, errlen)) {
 		return -EINVAL;
 	}
-	if (conf_dup(&d->conf, &nc, 1, 1) < 0) {
+	if (conf_copy(&d->conf, &nc, 1, 1) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}

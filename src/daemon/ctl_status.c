@@ -37,6 +37,54 @@ static void start_only_strs(const struct srv6_conf *c, char *cpus, size_t clen, 
 	*egress = (size_t)c->egress < sizeof(eg) / sizeof(eg[0]) ? eg[c->egress] : "?";
 }
 
+/* zebra's FPM: the session and the counters (srv6ctl status), or nothing. */
+static void fpm_status(const struct daemon *d, FILE *o, bool json)
+{
+	const struct srv6_fpm_stats *st;
+	char state[256];
+
+	if (!d->fpm) {
+		if (json)
+			fprintf(o, ",\"fpm\":null");
+		return;
+	}
+	st = srv6_fpm_stats(d->fpm);
+	/* one table for both outputs: the JSON name, the text before the value */
+	const struct { const char *name, *text; uint64_t v; } c[] = {
+		{ "sessions", "fpm received: ", st->sessions },
+		{ "frames", " sessions, ", st->frames },
+		{ "adds", " frames, ", st->adds },
+		{ "dels", " adds, ", st->dels },
+		{ "nexthops", " dels, ", st->nexthops },
+		{ "not_srv6", " nexthops; ", st->not_srv6 },
+		{ "refused", " not SRv6, ", st->refused },
+		{ "refused_table", " refused (", st->refused_table },
+		{ "other", " not in the main table), ", st->other },
+		{ "bad", " other, ", st->bad },
+		{ "expired", " bad; ", st->expired },
+		{ "shadowed", " expired, ", d->fpm_shadowed },
+		{ "applies", " shadowed by conf lines; ", d->fpm_applies },
+		{ "apply_failures", " applies (", d->fpm_apply_failures },
+		{ "rejected", " failed, ", d->fpm_rejected },
+	};
+
+	srv6_fpm_state(d->fpm, state, sizeof(state));
+	if (json) {
+		fprintf(o, ",\"fpm\":{\"state\":");
+		srv6_json_str(o, state);
+		fprintf(o, ",\"entries\":%zu", srv6_fpm_count(d->fpm));
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+			fprintf(o, ",\"%s\":%llu", c[i].name, (unsigned long long)c[i].v);
+		fprintf(o, ",\"last_apply_ms\":%.1f}", d->fpm_apply_ms);
+		return;
+	}
+	fprintf(o, "fpm %s: %zu entries%s\n", state, srv6_fpm_count(d->fpm),
+		d->fpm_dirty ? " (NOT APPLIED: retried every second)" : "");
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		fprintf(o, "%s%llu", c[i].text, (unsigned long long)c[i].v);
+	fprintf(o, " entries rejected, last %.1f ms)\n", d->fpm_apply_ms);
+}
+
 int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 {
 	char cpus[SRV6_CONF_MAX_QUEUES * 12 + 8], sched[32];
@@ -81,9 +129,11 @@ int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 			fprintf(o, ",\"%s\":%s", feats[i].name,
 				path_exists(feats[i].path) ? "true" : "false");
-		fprintf(o, ",\"seg6_flowlabel\":%d},\"control_dropped\":%llu,"
+		fprintf(o, ",\"seg6_flowlabel\":%d}", d->flowlabel_mode);
+		fpm_status(d, o, true);
+		fprintf(o, ",\"control_dropped\":%llu,"
 			"\"start_only\":{\"cpu_affinity\":\"%s\",\"worker_sched\":\"%s\","
-			"\"egress\":\"%s\",\"queue_maxlen\":%u}}\n", d->flowlabel_mode,
+			"\"egress\":\"%s\",\"queue_maxlen\":%u}}\n",
 			(unsigned long long)srv6_ctlsock_dropped(d->ctl), cpus, sched, egress,
 			d->conf.queue_maxlen);
 		return 0;
@@ -119,6 +169,7 @@ int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++)
 		fprintf(o, " %s %s", feats[i].name, path_exists(feats[i].path) ? "yes" : "no");
 	fprintf(o, " seg6_flowlabel %d\n", d->flowlabel_mode);
+	fpm_status(d, o, false);
 	if (srv6_ctlsock_dropped(d->ctl))
 		fprintf(o, "control socket: %llu stalled clients closed\n",
 			(unsigned long long)srv6_ctlsock_dropped(d->ctl));

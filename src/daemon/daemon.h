@@ -13,6 +13,7 @@
 #include "srv6d/cache.h"
 #include "srv6d/ctl.h"
 #include "srv6d/egress.h"
+#include "srv6d/fpm.h"
 #include "srv6d/kfeat.h"
 #include "srv6d/log.h"
 #include "srv6d/nfqstat.h"
@@ -105,6 +106,12 @@ struct daemon {
 	struct srv6_nfq_stats *base_q;
 	struct srv6_inj_stats *base_i;  /* per worker, its injection socket's */
 	uint64_t base_repairs, base_restores, base_sync_failures;
+	/* zebra's FPM (conf `fpm listen`; NULL: off) */
+	struct srv6_fpm *fpm;
+	bool fpm_dirty;                 /* the store changed and the merge did not
+					 * apply: retried every watch tick */
+	uint64_t fpm_applies, fpm_apply_failures, fpm_shadowed, fpm_rejected;
+	double fpm_apply_ms;            /* the last merge's apply, milliseconds */
 };
 
 /* A counter slot's value at `stats reset`, valid while the slot holds the
@@ -148,6 +155,16 @@ int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, size_t 
 int steer_cfg_make(const struct daemon *d, const struct srv6_conf *c,
 		   struct srv6_steer_cfg *sc);
 int steer_apply(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen);
+int conf_copy(const struct srv6_conf *src, struct srv6_conf *dst, size_t extra_sids,
+	      size_t extra_routes);
+
+/* src/daemon/fpm_merge.c */
+int fpm_merge(struct daemon *d, struct srv6_conf *nc);
+void fpm_pick(struct daemon *d, const bool *live);
+bool fpm_is_live(const struct daemon *d, const struct srv6_fpm_entry *e);
+void fpm_apply(struct daemon *d);
+enum srv6_origin entry_origin(const struct daemon *d, bool policy, int family, const void *addr,
+			      uint8_t plen);
 void utc_str(time_t t, char *buf, size_t len);
 void sync_failed(struct daemon *d, const char *when, const char *err);
 void sync_ok(struct daemon *d);

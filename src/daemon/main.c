@@ -430,6 +430,19 @@ int main(int argc, char **argv)
 		else if (err[0])
 			srv6_log(LOG_WARNING, "%s", err);
 	}
+	/* zebra's FPM: a listener srv6d cannot open stops the start (the
+	 * operator asked for it; zebra would retry a port nobody serves) */
+	if (d.conf.fpm.on) {
+		d.fpm = srv6_fpm_new(d.conf.fpm.grace);
+		if (!d.fpm) {
+			srv6_log(LOG_ERR, "fpm: out of memory");
+			goto out_workers;
+		}
+		if (srv6_fpm_listen(d.fpm, &d.conf.fpm, err, sizeof(err)) < 0) {
+			srv6_log(LOG_ERR, "%s:%u: %s", d.conf_path, d.conf.fpm.line, err);
+			goto out_workers;
+		}
+	}
 	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, %zu pending, queues %u-%u%s, "
 		 "%u policy queue%s", d.conf_path, d.conf.nsids, d.conf.nroutes, d.pend.count,
 		 d.conf.queue_first, d.conf.queue_last,
@@ -462,9 +475,9 @@ int main(int argc, char **argv)
 		goto out_workers;
 	}
 	for (;;) {
-		struct pollfd pfd[1 + SRV6_CTLSOCK_NFDS];
+		struct pollfd pfd[1 + SRV6_CTLSOCK_NFDS + SRV6_FPM_NFDS];
 		uint64_t now = mono_usec(), next = src_next < watch_next ? src_next : watch_next, left;
-		int sig = -1, npfd = 1, pr;
+		int sig = -1, npfd = 1, nctl = 0, pr;
 
 		/* one tick for the watchdog, the daemon_watch (workers, steering) and
 		 * the outer-source refresh, whatever signals or requests arrive */
@@ -473,7 +486,9 @@ int main(int argc, char **argv)
 		left = next > now ? next - now : 0;
 		pfd[0] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
 		if (d.ctl)
-			npfd += srv6_ctlsock_pollfds(d.ctl, pfd + 1);
+			npfd += nctl = srv6_ctlsock_pollfds(d.ctl, pfd + 1);
+		if (d.fpm)
+			npfd += srv6_fpm_pollfds(d.fpm, pfd + 1 + nctl);
 		pr = left ? poll(pfd, (nfds_t)npfd, (int)((left + 999) / 1000)) : 0;
 		if (pr > 0 && (pfd[0].revents & POLLIN)) {
 			struct signalfd_siginfo ssi;
@@ -483,7 +498,12 @@ int main(int argc, char **argv)
 		}
 		/* also on a timeout: it drops clients idle too long */
 		if (d.ctl)
-			srv6_ctlsock_process(d.ctl, pfd + 1, npfd - 1, ctl_run, &d);
+			srv6_ctlsock_process(d.ctl, pfd + 1, nctl, ctl_run, &d);
+		/* one batch: what the session brought in this turn, applied at once */
+		if (d.fpm && pr > 0 &&
+		    srv6_fpm_process(d.fpm, pfd + 1 + nctl, npfd - 1 - nctl,
+				     (int64_t)(mono_usec() / 1000000)))
+			fpm_apply(&d);
 		now = mono_usec();
 		if (wd_usec && now >= wd_next) {
 			watchdog_tick(&d, &live, &wd_rl);
@@ -493,6 +513,8 @@ int main(int argc, char **argv)
 			watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
 			if (daemon_watch(&d) < 0)
 				break;
+			if (d.fpm && (srv6_fpm_tick(d.fpm, (int64_t)(now / 1000000)) || d.fpm_dirty))
+				fpm_apply(&d);
 			/* the fallback of a missed event: retry what waits
 			 * (and without events at all, look for lost routes
 			 * at the steering check's pace) */
@@ -553,6 +575,7 @@ out_conf:
 	srv6_notify_close();
 	srv6_liveness_free(&live);
 	srv6_ctlsock_close(d.ctl);
+	srv6_fpm_free(d.fpm);
 	if (sig_fd >= 0)
 		close(sig_fd);
 	free(d.base_sid);

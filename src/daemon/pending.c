@@ -92,9 +92,23 @@ unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c)
 	return changed;
 }
 
-/* "sid 2001:db8::1/128 End.X" or "route 10.0.0.0/8 encap" for entry @i. */
+/* Where entry @i came from: "FILE:LINE", "fpm", or "srv6ctl" (no line). */
+static void where_of(const struct srv6_pending *p, unsigned int origin, unsigned int line,
+		     char *buf, size_t len)
+{
+	if (origin == SRV6_ORIGIN_FPM)
+		snprintf(buf, len, "fpm");
+	else if (!line)
+		snprintf(buf, len, "srv6ctl");
+	else
+		snprintf(buf, len, "%s:%u", p->path, line);
+}
+
+/* "sid 2001:db8::1/128 End.X" or "route 10.0.0.0/8 encap" for entry @i, and
+ * where it came from into @where (SRV6_PENDING_WHERE bytes). */
+#define SRV6_PENDING_WHERE 4200
 static void name_of(const struct srv6_pending *p, const struct srv6_conf *c, size_t i,
-		    char *buf, size_t len, unsigned int *line)
+		    char *buf, size_t len, char *where)
 {
 	char a[INET6_ADDRSTRLEN];
 
@@ -103,13 +117,13 @@ static void name_of(const struct srv6_pending *p, const struct srv6_conf *c, siz
 
 		inet_ntop(AF_INET6, &s->prefix, a, sizeof(a));
 		snprintf(buf, len, "sid %s/%u %s", a, s->plen, srv6_action_name(s->cfg.action));
-		*line = s->line;
+		where_of(p, s->origin, s->line, where, SRV6_PENDING_WHERE);
 	} else {
 		const struct srv6_conf_route *r = &c->routes[i - p->nsids];
 
 		inet_ntop(r->family, &r->prefix, a, sizeof(a));
 		snprintf(buf, len, "route %s/%u %s", a, r->plen, srv6_mode_name(r->pol.mode));
-		*line = r->line;
+		where_of(p, r->origin, r->line, where, SRV6_PENDING_WHERE);
 	}
 }
 
@@ -117,19 +131,17 @@ void srv6_pending_log(struct srv6_pending *p, const struct srv6_conf *c)
 {
 	for (size_t i = 0; i < p->nsids + p->nroutes; i++) {
 		const char *why = why_of(p, i);
-		char name[INET6_ADDRSTRLEN + 64];
-		unsigned int line;
+		char name[INET6_ADDRSTRLEN + 64], where[SRV6_PENDING_WHERE];
 
 		if ((why != NULL) == p->logged[i])
 			continue;
 		p->logged[i] = why != NULL;
-		name_of(p, c, i, name, sizeof(name), &line);
+		name_of(p, c, i, name, sizeof(name), where);
 		if (why)
-			srv6_log(LOG_WARNING, "%s:%u: %s pending: %s (its packets are dropped "
-				 "and counted as \"pending\" until it completes)", p->path, line,
-				 name, why);
+			srv6_log(LOG_WARNING, "%s: %s pending: %s (its packets are dropped "
+				 "and counted as \"pending\" until it completes)", where, name, why);
 		else
-			srv6_log(LOG_NOTICE, "%s:%u: %s complete", p->path, line, name);
+			srv6_log(LOG_NOTICE, "%s: %s complete", where, name);
 	}
 }
 
@@ -147,15 +159,14 @@ void srv6_pending_print(const struct srv6_pending *p, const struct srv6_conf *c,
 			 routes);
 	for (size_t i = 0; i < p->nsids + p->nroutes; i++) {
 		const char *why = why_of(p, i);
-		char name[INET6_ADDRSTRLEN + 64];
-		unsigned int line;
+		char name[INET6_ADDRSTRLEN + 64], where[SRV6_PENDING_WHERE];
 
 		if (!why)
 			continue;
-		name_of(p, c, i, name, sizeof(name), &line);
+		name_of(p, c, i, name, sizeof(name), where);
 		if (f)
-			fprintf(f, "pending %s %s:%u: %s\n", name, p->path, line, why);
+			fprintf(f, "pending %s %s: %s\n", name, where, why);
 		else
-			srv6_log(LOG_INFO, "pending %s %s:%u: %s", name, p->path, line, why);
+			srv6_log(LOG_INFO, "pending %s %s: %s", name, where, why);
 	}
 }

@@ -96,13 +96,15 @@ held_encap() {
 	local c=$1 where=$2 spid; shift 2
 	kbase
 	ehook "$where" 11 "$c"
-	send "$c" both 1 5 >"$TMPD/held" &
+	rm -f "$TMPD/released"
+	RJ_AFTER=$TMPD/released send "$c" both 1 5 >"$TMPD/held" &
 	spid=$!
-	wait_until 30 held_is 11 1 || { fail "$c: not held at $where"; wait $spid; rj_unheld; return 1; }
+	wait_until 30 held_is 11 1 || { fail "$c: not held at $where"; : >"$TMPD/released"; wait $spid; rj_unheld; return 1; }
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs) N0=$(snmp6 Ip6InNoRoutes) I0=$(snmp6 Icmp6InDestUnreachs)
 	R=$(ctl queue release 11 1)
+	: >"$TMPD/released"   # the capture's 5 s count from here (slow debug kernels)
 	wait $spid
 	U1=$(snmp6 Icmp6OutDestUnreachs) T1=$(snmp6 Icmp6OutPktTooBigs) N1=$(snmp6 Ip6InNoRoutes) I1=$(snmp6 Icmp6InDestUnreachs)
 	hook off

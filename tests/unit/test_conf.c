@@ -295,6 +295,25 @@ static void test_globals(void **state)
 	assert_int_equal(c.nsids, 1);
 	assert_int_equal(c.sids[0].line, 9);
 	assert_true(c.cpu_fanout);
+	assert_false(c.fpm.on);
+	srv6_conf_free(&c);
+	/* fpm listen: defaults, then every word */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "fpm listen 127.0.0.2\n", err,
+						sizeof(err)), 0);
+	assert_true(c.fpm.on && !c.fpm.remote);
+	assert_int_equal(c.fpm.family, AF_INET);
+	assert_int_equal(c.fpm.port, SRV6_FPM_PORT_DEF);
+	assert_int_equal(c.fpm.grace, SRV6_FPM_GRACE_DEF);
+	assert_int_equal(c.fpm.line, 1);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
+						"\nfpm listen 2001:db8::1 2700 grace 0 remote\n", err,
+						sizeof(err)), 0);
+	assert_true(c.fpm.on && c.fpm.remote);
+	assert_int_equal(c.fpm.family, AF_INET6);
+	assert_int_equal(c.fpm.port, 2700);
+	assert_int_equal(c.fpm.grace, 0);
+	assert_int_equal(c.fpm.line, 2);
 	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
@@ -403,6 +422,16 @@ static const struct err_case err_cases[] = {
 	{ "steer manual\n", "t.conf:1: bad value \"manual\" for steer (auto or none)" },
 	{ "cpu-affinity 0,5000\n", "t.conf:1: cpu \"5000\" out of range (0..1023)" },
 	{ "worker-sched rr 5\n", "t.conf:1: bad value \"rr\" for worker-sched (other, or fifo PRIO)" },
+	{ "fpm\n", "t.conf:1: missing \"listen\" after \"fpm\"" },
+	{ "fpm connect ::1\n", "t.conf:1: unknown fpm word \"connect\" (fpm listen ADDR [PORT] [grace SECONDS] [remote])" },
+	{ "fpm listen\n", "t.conf:1: missing address after \"fpm listen\"" },
+	{ "fpm listen zebra\n", "t.conf:1: bad fpm address \"zebra\" (an IPv4 or IPv6 address)" },
+	{ "fpm listen 10.0.0.1\n", "t.conf:1: fpm address \"10.0.0.1\" is not a loopback address: zebra's stream is not authenticated (add \"remote\" to listen there anyway)" },
+	{ "fpm listen ::1 0\n", "t.conf:1: fpm port \"0\" out of range (1..65535)" },
+	{ "fpm listen ::1 grace\n", "t.conf:1: missing seconds after \"grace\"" },
+	{ "fpm listen ::1 grace 3601\n", "t.conf:1: fpm grace \"3601\" out of range (0..3600)" },
+	{ "fpm listen ::1 2620 2621\n", "t.conf:1: unexpected \"2621\" after the fpm address (PORT, grace SECONDS, remote)" },
+	{ "fpm listen ::1\nfpm listen 127.0.0.1\n", "t.conf:2: duplicate \"fpm\" (first at line 1)" },
 	{ "worker-sched fifo\n", "t.conf:1: missing priority after \"worker-sched fifo\" (1..99)" },
 	{ "worker-sched fifo 0\n", "t.conf:1: worker-sched priority \"0\" out of range (1..99)" },
 	{ "worker-sched fifo 100\n", "t.conf:1: worker-sched priority \"100\" out of range (1..99)" },

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fpm_merge.c - zebra's FPM entries (src/control/fpm.c) into the running
+ * configuration: the conf's own lines first, then every FPM entry whose
+ * prefix no conf line has (the conf wins, said once per entry), applied
+ * whole by conf_apply() (one RCU swap per batch).  A reload merges the same
+ * way, so FPM entries survive it.  Control thread.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "srv6d/hmac_conf.h"
+
+#include "daemon/daemon.h"
+
+static bool same_sid(const struct srv6_conf_sid *a, const struct srv6_conf_sid *b)
+{
+	return a->plen == b->plen && !memcmp(&a->prefix, &b->prefix, 16);
+}
+
+static bool same_route(const struct srv6_conf_route *a, const struct srv6_conf_route *b)
+{
+	return a->family == b->family && a->plen == b->plen &&
+	       !memcmp(&a->prefix, &b->prefix, a->family == AF_INET6 ? 16 : 4);
+}
+
+/* "SID fc00::1/128 (conf line 12)" for a log line. */
+static void ent_name(const struct srv6_fpm_entry *e, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	if (e->is_sid)
+		inet_ntop(AF_INET6, &e->sid.prefix, a, sizeof(a));
+	else
+		inet_ntop(e->route.family, &e->route.prefix, a, sizeof(a));
+	snprintf(buf, len, "%s %s/%u", e->is_sid ? "SID" : "route", a,
+		 e->is_sid ? e->sid.plen : e->route.plen);
+}
+
+/* Keep the first @n entries of @nc's arrays that are not FPM's. */
+static void strip_fpm(struct srv6_conf *nc)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < nc->nsids; i++)
+		if (nc->sids[i].origin != SRV6_ORIGIN_FPM)
+			nc->sids[k++] = nc->sids[i];
+	nc->nsids = k;
+	k = 0;
+	for (size_t i = 0; i < nc->nroutes; i++)
+		if (nc->routes[i].origin != SRV6_ORIGIN_FPM)
+			nc->routes[k++] = nc->routes[i];
+	nc->nroutes = k;
+}
+
+/* Drop the FPM entries of @nc that sign with an HMAC key. */
+static size_t strip_fpm_hmac(struct srv6_conf *nc)
+{
+	size_t k = 0, gone = 0;
+
+	for (size_t i = 0; i < nc->nsids; i++) {
+		if (nc->sids[i].origin == SRV6_ORIGIN_FPM && nc->sids[i].cfg.hmac_keyid)
+			gone++;
+		else
+			nc->sids[k++] = nc->sids[i];
+	}
+	nc->nsids = k;
+	k = 0;
+	for (size_t i = 0; i < nc->nroutes; i++) {
+		if (nc->routes[i].origin == SRV6_ORIGIN_FPM && nc->routes[i].pol.hmac_keyid)
+			gone++;
+		else
+			nc->routes[k++] = nc->routes[i];
+	}
+	nc->nroutes = k;
+	return gone;
+}
+
+/*
+ * fpm_merge - @nc's FPM entries replaced by the store's picked ones (see
+ * fpm_pick()): @nc's own lines stay, each picked entry is added unless a
+ * line of @nc has its prefix.  0 or -ENOMEM (@nc unchanged but for its FPM
+ * entries).  Control thread.
+ */
+int fpm_merge(struct daemon *d, struct srv6_conf *nc)
+{
+	size_t n = d->fpm ? srv6_fpm_count(d->fpm) : 0, nsid = 0, nrt = 0, base_s, base_r;
+	char name[96], err[SRV6_CONF_ERRLEN];
+	unsigned int line;
+	void *p;
+
+	strip_fpm(nc);
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (srv6_fpm_entry(d->fpm, i)->is_sid)
+			nsid++;
+		else
+			nrt++;
+	}
+	p = realloc(nc->sids, (nc->nsids + nsid + 1) * sizeof(*nc->sids));
+	if (!p)
+		return -ENOMEM;
+	nc->sids = p;
+	p = realloc(nc->routes, (nc->nroutes + nrt + 1) * sizeof(*nc->routes));
+	if (!p)
+		return -ENOMEM;
+	nc->routes = p;
+	base_s = nc->nsids;
+	base_r = nc->nroutes;
+	for (size_t i = 0; i < n; i++) {
+		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, i);
+		const char *why = NULL;
+		unsigned int cline = 0;
+
+		if (!e->pick)
+			continue;
+		if (e->is_sid) {
+			for (size_t j = 0; j < base_s && !why; j++)
+				if (same_sid(&nc->sids[j], &e->sid)) {
+					why = "a conf line has it";
+					cline = nc->sids[j].line;
+				}
+			if (!why && srv6_conf_check_sid_tables(nc, &e->sid.cfg, err, sizeof(err)))
+				why = err;
+		} else {
+			for (size_t j = 0; j < base_r && !why; j++)
+				if (same_route(&nc->routes[j], &e->route)) {
+					why = "a conf line has it";
+					cline = nc->routes[j].line;
+				}
+		}
+		if (why) {
+			if (!e->shadow_logged) {
+				ent_name(e, name, sizeof(name));
+				if (cline)
+					srv6_log(LOG_WARNING, "fpm: %s: %s:%u has it; the conf's line wins",
+						 name, d->conf_path, cline);
+				else
+					srv6_log(LOG_WARNING, "fpm: %s not taken: %s", name, why);
+				d->fpm_shadowed++;
+				e->shadow_logged = true;
+			}
+			continue;
+		}
+		e->shadow_logged = false;
+		if (e->is_sid)
+			nc->sids[nc->nsids++] = e->sid;
+		else
+			nc->routes[nc->nroutes++] = e->route;
+	}
+	/* a `hmac KEYID` must name a key of the conf's own `hmac key` lines */
+	if (srv6_hmac_conf_finish(nc, &line, err, sizeof(err)) < 0 && !line) {
+		size_t gone = strip_fpm_hmac(nc);
+
+		srv6_log(LOG_WARNING, "fpm: %zu entries name an HMAC key srv6d.conf does not have (%s): "
+			 "not taken", gone, err);
+	}
+	return 0;
+}
+
+static double mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* fpm_is_live - is @e what the running conf has (an FPM entry, the same SID
+ * or route)?  Control thread. */
+bool fpm_is_live(const struct daemon *d, const struct srv6_fpm_entry *e)
+{
+	const struct srv6_conf *c = &d->conf;
+
+	if (e->is_sid) {
+		for (size_t i = 0; i < c->nsids; i++)
+			if (c->sids[i].origin == SRV6_ORIGIN_FPM && same_sid(&c->sids[i], &e->sid))
+				return srv6_sid_cfg_equal(&c->sids[i].cfg, &e->sid.cfg);
+		return false;
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		if (c->routes[i].origin == SRV6_ORIGIN_FPM && same_route(&c->routes[i], &e->route)) {
+			char x[SRV6_CONF_LINE_MAX], y[SRV6_CONF_LINE_MAX];
+
+			srv6_route_format(x, sizeof(x), &c->routes[i]);
+			srv6_route_format(y, sizeof(y), &e->route);
+			return !strcmp(x, y);
+		}
+	}
+	return false;
+}
+
+/*
+ * fpm_pick - which entries the next fpm_merge() takes: all but the
+ * rejected ones (@live NULL), else those @live marks (and not rejected).
+ */
+void fpm_pick(struct daemon *d, const bool *live)
+{
+	size_t n = d->fpm ? srv6_fpm_count(d->fpm) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, i);
+
+		e->pick = !e->rejected && (!live || live[i]);
+	}
+}
+
+/* The running conf with the picked entries merged, applied: 0, or -errno
+ * (*@live as conf_apply()). */
+static int try_apply(struct daemon *d, char *err, size_t errlen, bool *live)
+{
+	struct srv6_conf nc;
+	int r;
+
+	*live = false;
+	if (conf_copy(&d->conf, &nc, 0, 0) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r = fpm_merge(d, &nc);
+	if (r < 0) {
+		srv6_conf_free(&nc);
+		snprintf(err, errlen, "out of memory");
+		return r;
+	}
+	return conf_apply(d, &nc, "fpm", err, errlen, live);
+}
+
+/* Apply the entries @idx[0..@k) on top of @live; the ones that fail alone
+ * are rejected (logged).  Halves on failure: a bad entry among k costs
+ * about 2 log2(k) applies. */
+static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
+{
+	char err[SRV6_CONF_ERRLEN], name[96];
+	bool lv;
+	int r;
+
+	if (!k)
+		return;
+	for (size_t i = 0; i < k; i++)
+		live[idx[i]] = true;
+	fpm_pick(d, live);
+	r = try_apply(d, err, sizeof(err), &lv);
+	if (!r || lv)
+		return;           /* all of them hold (or are live: the kernel side is retried) */
+	for (size_t i = 0; i < k; i++)
+		live[idx[i]] = false;
+	if (k == 1) {
+		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, idx[0]);
+
+		e->rejected = true;
+		d->fpm_rejected++;
+		ent_name(e, name, sizeof(name));
+		srv6_log(LOG_WARNING, "fpm: %s not applied: %s (until zebra sends it changed)", name, err);
+		return;
+	}
+	bisect(d, live, idx, k / 2);
+	bisect(d, live, idx + k / 2, k - k / 2);
+}
+
+/*
+ * fpm_apply - the store changed: the running conf with the store merged in,
+ * applied (conf_apply(), one RCU swap).  When that fails, the entries the
+ * running conf does not hold yet are tried by halves, and the ones that fail
+ * alone are rejected, so that one bad route from zebra costs only itself.
+ * When even the running entries fail (the kernel refusing for a while),
+ * d->fpm_dirty makes the watch tick try again.  Control thread.
+ */
+void fpm_apply(struct daemon *d)
+{
+	size_t n = srv6_fpm_count(d->fpm), k = 0;
+	char err[SRV6_CONF_ERRLEN];
+	double t0 = mono_ms();
+	bool *live, lv;
+	size_t *idx;
+	int r;
+
+	d->fpm_dirty = true;
+	fpm_pick(d, NULL);
+	r = try_apply(d, err, sizeof(err), &lv);
+	if (!r || lv) {
+		d->fpm_applies++;
+		d->fpm_dirty = false;
+		goto out;
+	}
+	d->fpm_apply_failures++;
+	live = calloc(n + 1, sizeof(*live));
+	idx = calloc(n + 1, sizeof(*idx));
+	if (!live || !idx)
+		goto out_free;
+	for (size_t i = 0; i < n; i++) {
+		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, i);
+
+		live[i] = fpm_is_live(d, e);
+		if (!live[i] && !e->rejected)
+			idx[k++] = i;
+	}
+	/* the running entries alone first: they held before */
+	fpm_pick(d, live);
+	r = try_apply(d, err, sizeof(err), &lv);
+	if (r < 0 && !lv)
+		goto out_free;    /* not an entry's fault: retried at the next tick */
+	bisect(d, live, idx, k);
+	d->fpm_applies++;
+	d->fpm_dirty = false;
+out_free:
+	free(live);
+	free(idx);
+out:
+	fpm_pick(d, NULL);
+	d->fpm_apply_ms = mono_ms() - t0;
+	srv6_log(LOG_INFO, "fpm: %zu entries stored, %zu SIDs and %zu routes running (%.1f ms)", n,
+		 d->conf.nsids, d->conf.nroutes, d->fpm_apply_ms);
+}
+
+/* The origin of the published entry at this prefix (a conf lookup). */
+enum srv6_origin entry_origin(const struct daemon *d, bool policy, int family, const void *addr,
+			      uint8_t plen)
+{
+	const struct srv6_conf *c = &d->conf;
+
+	if (policy) {
+		for (size_t i = 0; i < c->nroutes; i++)
+			if (c->routes[i].family == family && c->routes[i].plen == plen &&
+			    !memcmp(&c->routes[i].prefix, addr, family == AF_INET6 ? 16 : 4))
+				return (enum srv6_origin)c->routes[i].origin;
+	} else {
+		for (size_t i = 0; i < c->nsids; i++)
+			if (c->sids[i].plen == plen && !memcmp(&c->sids[i].prefix, addr, 16))
+				return (enum srv6_origin)c->sids[i].origin;
+	}
+	return SRV6_ORIGIN_CONF;
+}
