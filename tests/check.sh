@@ -221,7 +221,7 @@ want reinject && ns_suite reinject \
 # about 40 minutes with the reinjection suite on 2 cores.  The kernel checks
 # of test_egress (20 minutes there), test_srv6ctl and test_gso stay named
 # skips here: ORACLE_NET="... test_egress.sh" adds them.
-ORACLE_NET=${ORACLE_NET:-test_oracle.sh test_seg6_vectors.sh test_hmac.sh test_source.sh test_lpm.sh test_firewall.sh test_nhctx.sh test_failopen.sh}
+ORACLE_NET=${ORACLE_NET:-test_oracle.sh test_seg6_vectors.sh test_hmac.sh test_source.sh test_lpm.sh test_firewall.sh test_nhctx.sh test_failopen.sh test_kmirror.sh}
 if want oracle; then
 	suite_begin "kernel oracle"
 	. tests/kfeat.sh

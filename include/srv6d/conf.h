@@ -132,9 +132,10 @@ struct srv6_hmac_set;
 enum srv6_origin {
 	SRV6_ORIGIN_CONF = 0,          /* a conf line (or srv6ctl sid/route add) */
 	SRV6_ORIGIN_FPM,               /* zebra's FPM stream (fpm.h) */
+	SRV6_ORIGIN_KERNEL,            /* the kernel's seg6local routes (kmirror.h) */
 };
 
-/** srv6_origin_name - "conf", "fpm".  Pure. */
+/** srv6_origin_name - "conf", "fpm", "kernel".  Pure. */
 const char *srv6_origin_name(enum srv6_origin o);
 
 struct srv6_conf_sid {
@@ -216,6 +217,18 @@ struct srv6_conf_fpm {
 	unsigned int line;
 };
 
+/*
+ * `sids-from kernel [table N] [proto P]`: srv6d mirrors the kernel's
+ * seg6local routes of table N (default main) and protocol P (default any)
+ * into its SIDs (kmirror.h).
+ */
+struct srv6_conf_kmirror {
+	bool on;
+	uint32_t table;
+	int proto;                     /* -1: any */
+	unsigned int line;
+};
+
 struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;
@@ -237,6 +250,7 @@ struct srv6_conf {
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
 	char ctl_path[108];            /* control socket; "" = none */
 	struct srv6_conf_fpm fpm;      /* `fpm listen ...`; start-only */
+	struct srv6_conf_kmirror kmirror;  /* `sids-from kernel ...`; start-only */
 	struct srv6_conf_sid *sids;
 	size_t nsids;
 	struct srv6_conf_route *routes;

@@ -64,6 +64,7 @@ struct srv6_fpm_entry {
 };
 
 struct srv6_fpm;
+struct nlmsghdr;
 
 /**
  * srv6_fpm_new - an empty store that keeps entries @grace_s seconds after
@@ -71,6 +72,33 @@ struct srv6_fpm;
  * NULL on ENOMEM.
  */
 struct srv6_fpm *srv6_fpm_new(unsigned int grace_s);
+
+/**
+ * srv6_fpm_configure - the store holds entries of @origin, and takes the
+ * SRv6 routes of table @table only (others are refused and counted).  The
+ * defaults: SRV6_ORIGIN_FPM, RT_TABLE_MAIN.  Call before feeding.
+ */
+void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table);
+
+/**
+ * srv6_fpm_feed_msg - one rtnetlink message (a route or a nexthop object;
+ * other types are counted as "other"), whose nlmsg_len bytes the caller
+ * has checked are there, 4-byte aligned.  1 changed, 0 not, -EPROTO for a
+ * malformed message.  The kernel mirror (kmirror.h) feeds its messages so.
+ */
+int srv6_fpm_feed_msg(struct srv6_fpm *f, const struct nlmsghdr *nlh);
+
+/** srv6_fpm_has - whether an entry has this prefix (in the table taken). */
+bool srv6_fpm_has(const struct srv6_fpm *f, int family, const void *dst, uint8_t plen);
+
+/**
+ * srv6_fpm_resync_begin / _end / _abort - around a full dump: begin marks
+ * every entry stale, the dump's messages refresh theirs, end removes the
+ * rest (1 when entries went), abort (a failed dump) keeps them all.
+ */
+void srv6_fpm_resync_begin(struct srv6_fpm *f);
+int srv6_fpm_resync_end(struct srv6_fpm *f);
+void srv6_fpm_resync_abort(struct srv6_fpm *f);
 
 /**
  * srv6_fpm_listen - listen on @c's address and port (non-blocking, one

@@ -109,7 +109,7 @@ struct conf_ctx {
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
 	unsigned int has_sched;
-	unsigned int has_fpm;
+	unsigned int has_fpm, has_kmirror;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -646,6 +646,63 @@ static int l_fpm(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* "sids-from kernel [table N|main] [proto P]" */
+static int l_kmirror(struct conf_ctx *x, int argc, char **argv)
+{
+	static const struct { const char *name; int id; } protos[] = {
+		{ "kernel", 2 }, { "boot", 3 }, { "static", 4 }, { "zebra", 11 }, { "bgp", 186 },
+		{ "isis", 187 }, { "ospf", 188 },
+	};
+	struct srv6_conf_kmirror *m = &x->c->kmirror;
+	struct qtok qb;
+	uint64_t v;
+
+	if (x->has_kmirror) {
+		conf_seterr(&x->e, "duplicate \"sids-from\" (first at line %u)", x->has_kmirror);
+		return -EINVAL;
+	}
+	if (argc < 2 || strcmp(argv[1], "kernel")) {
+		conf_seterr(&x->e, argc < 2 ? "missing \"kernel\" after \"sids-from\"%s" :
+			    "unknown source %s after \"sids-from\" (kernel)",
+			    argc < 2 ? "" : conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	x->has_kmirror = x->line;
+	m->table = 254;
+	m->proto = -1;
+	for (int i = 2; i < argc; i += 2) {
+		if (i + 1 >= argc || (strcmp(argv[i], "table") && strcmp(argv[i], "proto"))) {
+			conf_seterr(&x->e, i + 1 >= argc && (!strcmp(argv[i], "table") ||
+				    !strcmp(argv[i], "proto")) ? "missing value after %s" :
+				    "unexpected %s after \"sids-from kernel\" (table N, proto P)",
+				    conf_q(&qb, argv[i]));
+			return -EINVAL;
+		}
+		if (!strcmp(argv[i], "table")) {
+			if (!strcmp(argv[i + 1], "main")) {
+				m->table = 254;
+				continue;
+			}
+			if (conf_parse_num("sids-from table", argv[i + 1], 1, UINT32_MAX, &v, &x->e))
+				return -EINVAL;
+			m->table = (uint32_t)v;
+			continue;
+		}
+		m->proto = -2;
+		for (size_t k = 0; k < ARRAY_SIZE(protos); k++)
+			if (!strcmp(argv[i + 1], protos[k].name))
+				m->proto = protos[k].id;
+		if (m->proto == -2) {
+			if (conf_parse_num("sids-from proto", argv[i + 1], 0, 255, &v, &x->e))
+				return -EINVAL;
+			m->proto = (int)v;
+		}
+	}
+	m->on = true;
+	m->line = x->line;
+	return 0;
+}
+
 /* "queue N policy ...": a verdict-policy queue. */
 static int l_pqueue(struct conf_ctx *x, int argc, char **argv)
 {
@@ -728,6 +785,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_sched(x, argc, argv);
 	if (!strcmp(argv[0], "fpm"))
 		return l_fpm(x, argc, argv);
+	if (!strcmp(argv[0], "sids-from"))
+		return l_kmirror(x, argc, argv);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
 		const struct global_kw *g = &global_kws[i];
 		unsigned int *has = (unsigned int *)((char *)x + g->has_off);
@@ -860,7 +919,7 @@ void srv6_conf_init(struct srv6_conf *c)
 
 const char *srv6_origin_name(enum srv6_origin o)
 {
-	return o == SRV6_ORIGIN_FPM ? "fpm" : "conf";
+	return o == SRV6_ORIGIN_FPM ? "fpm" : o == SRV6_ORIGIN_KERNEL ? "kernel" : "conf";
 }
 
 void srv6_conf_free(struct srv6_conf *c)

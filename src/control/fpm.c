@@ -44,6 +44,8 @@ struct fnh {
 
 struct srv6_fpm {
 	unsigned int grace;
+	uint8_t origin;           /* enum srv6_origin of the entries */
+	uint32_t table;           /* the one table taken (main) */
 	struct fent *ents;
 	size_t n, cap;
 	struct fnh *nhs;
@@ -127,8 +129,16 @@ struct srv6_fpm *srv6_fpm_new(unsigned int grace_s)
 	if (!f)
 		return NULL;
 	f->grace = grace_s;
+	f->origin = SRV6_ORIGIN_FPM;
+	f->table = RT_TABLE_MAIN;
 	f->lfd = f->sfd = -1;
 	return f;
+}
+
+void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table)
+{
+	f->origin = (uint8_t)origin;
+	f->table = table;
 }
 
 void srv6_fpm_free(struct srv6_fpm *f)
@@ -171,8 +181,10 @@ static void refuse(struct srv6_fpm *f, const struct srv6_rtkey *k, const char *w
 	srv6_log(LOG_WARNING, "fpm: route %s/%u table %u refused: %s", a, k->plen, k->table, why);
 }
 
-/* The conf line @line (from srv6_rtmsg_conf()) into @e.  0 or -EINVAL with @why. */
-static int line_parse(const char *line, struct srv6_fpm_entry *e, char *why, size_t whylen)
+/* The conf line @line (from srv6_rtmsg_conf()) into @e, of @origin.  0 or
+ * -EINVAL with @why. */
+static int line_parse(const char *line, uint8_t origin, struct srv6_fpm_entry *e, char *why,
+		      size_t whylen)
 {
 	char buf[SRV6_CONF_LINE_MAX], *argv[2 * SRV6_MAX_SEGS + 64], *save = NULL, *w;
 	int argc = 0;
@@ -188,14 +200,14 @@ static int line_parse(const char *line, struct srv6_fpm_entry *e, char *why, siz
 	memset(e, 0, sizeof(*e));
 	if (argc > 1 && !strcmp(argv[0], "sid")) {
 		e->is_sid = true;
-		e->sid.origin = SRV6_ORIGIN_FPM;
+		e->sid.origin = origin;
 		return srv6_sid_parse_words(argc - 1, argv + 1, &e->sid.prefix, &e->sid.plen,
 					    &e->sid.cfg, why, whylen) ? -EINVAL : 0;
 	}
 	if (argc > 1 && !strcmp(argv[0], "route")) {
 		if (srv6_route_parse_words(argc - 1, argv + 1, &e->route, why, whylen))
 			return -EINVAL;
-		e->route.origin = SRV6_ORIGIN_FPM;
+		e->route.origin = origin;
 		return 0;
 	}
 	snprintf(why, whylen, "not a sid or route line");
@@ -257,13 +269,13 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		refuse(f, &k, why);
 		return drop_key(f, &k);
 	}
-	if (k.table && k.table != RT_TABLE_MAIN) {
+	if ((k.table ? k.table : RT_TABLE_MAIN) != f->table) {
 		f->st.refused_table++;
-		refuse(f, &k, "not in the main table (a VRF's route: srv6d's SIDs and policies are "
-		       "global)");
+		refuse(f, &k, f->table == RT_TABLE_MAIN ? "not in the main table (a VRF's route: "
+		       "srv6d's SIDs and policies are global)" : "not in the table taken");
 		return drop_key(f, &k);
 	}
-	if (line_parse(line, &e, why, sizeof(why)) < 0) {
+	if (line_parse(line, f->origin, &e, why, sizeof(why)) < 0) {
 		refuse(f, &k, why);
 		return drop_key(f, &k);
 	}
@@ -394,6 +406,58 @@ static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	return changed;
 }
 
+int srv6_fpm_feed_msg(struct srv6_fpm *f, const struct nlmsghdr *nlh)
+{
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWROUTE:
+	case RTM_DELROUTE:
+		return on_route(f, nlh);
+	case RTM_NEWNEXTHOP:
+	case RTM_DELNEXTHOP:
+		return on_nexthop(f, nlh);
+	default:
+		f->st.other++;
+		return 0;
+	}
+}
+
+bool srv6_fpm_has(const struct srv6_fpm *f, int family, const void *dst, uint8_t plen)
+{
+	struct srv6_rtkey k = { .family = (uint8_t)family, .plen = plen, .table = f->table };
+	bool found;
+
+	memcpy(k.dst, dst, family == AF_INET6 ? 16 : 4);
+	(void)ent_find(f, &k, &found);
+	return found;
+}
+
+void srv6_fpm_resync_begin(struct srv6_fpm *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		f->ents[i].e.stale = true;
+}
+
+void srv6_fpm_resync_abort(struct srv6_fpm *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		f->ents[i].e.stale = false;
+}
+
+int srv6_fpm_resync_end(struct srv6_fpm *f)
+{
+	size_t gone = 0;
+
+	for (size_t i = 0; i < f->n;) {
+		if (f->ents[i].e.stale) {
+			ent_remove(f, i);
+			gone++;
+		} else {
+			i++;
+		}
+	}
+	return gone > 0;
+}
+
 int srv6_fpm_feed(struct srv6_fpm *f, const void *buf, size_t len, size_t *used)
 {
 	const uint8_t *p = buf;
@@ -424,18 +488,7 @@ int srv6_fpm_feed(struct srv6_fpm *f, const void *buf, size_t len, size_t *used)
 				*used = off;
 				return -EPROTO;
 			}
-			switch (nlh->nlmsg_type) {
-			case RTM_NEWROUTE:
-			case RTM_DELROUTE:
-				r = on_route(f, nlh);
-				break;
-			case RTM_NEWNEXTHOP:
-			case RTM_DELNEXTHOP:
-				r = on_nexthop(f, nlh);
-				break;
-			default:
-				f->st.other++;
-			}
+			r = srv6_fpm_feed_msg(f, nlh);
 			if (r < 0) {
 				f->st.bad++;
 				*used = off;

@@ -577,6 +577,9 @@ static void start_only_changes(const struct srv6_conf *run,
 	     memcmp(nc->fpm.addr, run->fpm.addr, 16) || nc->fpm.port != run->fpm.port ||
 	     nc->fpm.grace != run->fpm.grace || nc->fpm.remote != run->fpm.remote)))
 		name_add(names, sizeof(names), "fpm");
+	if (nc->kmirror.on != run->kmirror.on || (nc->kmirror.on &&
+	    (nc->kmirror.table != run->kmirror.table || nc->kmirror.proto != run->kmirror.proto)))
+		name_add(names, sizeof(names), "sids-from");
 	if (!pqueues_same(nc, run))
 		name_add(names, sizeof(names), "\"queue N policy\"");
 	if (names[0])
@@ -668,6 +671,7 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	memcpy(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues));
 	nc->npqueues = d->conf.npqueues;
 	nc->fpm = d->conf.fpm;
+	nc->kmirror = d->conf.kmirror;
 	srv6_conf_free(&d->conf);
 	d->conf = *nc;
 	srv6_conf_init(nc);
@@ -733,7 +737,7 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 {
 	struct srv6_conf again;
 	bool *held = NULL;
-	size_t n = d->fpm ? srv6_fpm_count(d->fpm) : 0;
+	size_t n = learned_count(d);
 	int r;
 
 	*live = false;
@@ -744,6 +748,10 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
+	/* a reload tries the rejected entries again (what refused them may
+	 * be fixed); the ones still refused are isolated again at the tick */
+	for (size_t i = 0; i < n; i++)
+		learned_entry(d, i, NULL)->rejected = false;
 	fpm_pick(d, NULL);
 	r = fpm_merge(d, nc);
 	if (!r)
@@ -760,7 +768,7 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 		return r;
 	}
 	for (size_t i = 0; i < n; i++)
-		held[i] = fpm_is_live(d, srv6_fpm_entry(d->fpm, i));
+		held[i] = fpm_is_live(d, learned_entry(d, i, NULL));
 	fpm_pick(d, held);
 	free(held);
 	if (fpm_merge(d, &again) < 0) {
@@ -771,7 +779,7 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 	fpm_pick(d, NULL);
 	r = conf_apply(d, &again, "reload", err, errlen, live);
 	if (!r || *live) {
-		srv6_log(LOG_WARNING, "reload: applied with the FPM entries that were running; "
+		srv6_log(LOG_WARNING, "reload: applied with the learned entries that were running; "
 			 "the newer ones are tried again");
 		d->fpm_dirty = true;
 	}

@@ -85,6 +85,38 @@ static void fpm_status(const struct daemon *d, FILE *o, bool json)
 	fprintf(o, " entries rejected, last %.1f ms)\n", d->fpm_apply_ms);
 }
 
+/* The kernel mirror (sids-from kernel), or nothing. */
+static void kmirror_status(const struct daemon *d, FILE *o, bool json)
+{
+	const struct srv6_kmirror_stats *st;
+	struct srv6_fpm *f;
+
+	if (!d->kmirror) {
+		if (json)
+			fprintf(o, ",\"kernel_mirror\":null");
+		return;
+	}
+	st = srv6_kmirror_stats(d->kmirror);
+	f = srv6_kmirror_store(d->kmirror);
+	if (json) {
+		fprintf(o, ",\"kernel_mirror\":{\"table\":%u,\"proto\":%d,\"entries\":%zu,"
+			"\"dumps\":%llu,\"events\":%llu,\"filtered\":%llu,\"overruns\":%llu,"
+			"\"not_srv6\":%llu,\"refused\":%llu}", d->conf.kmirror.table,
+			d->conf.kmirror.proto, srv6_fpm_count(f), (unsigned long long)st->dumps,
+			(unsigned long long)st->events, (unsigned long long)st->filtered,
+			(unsigned long long)st->overruns,
+			(unsigned long long)srv6_fpm_stats(f)->not_srv6,
+			(unsigned long long)srv6_fpm_stats(f)->refused);
+		return;
+	}
+	fprintf(o, "sids-from kernel table %u: %zu entries; %llu dumps, %llu events, %llu filtered, "
+		"%llu overruns, %llu not SRv6, %llu refused\n", d->conf.kmirror.table,
+		srv6_fpm_count(f), (unsigned long long)st->dumps, (unsigned long long)st->events,
+		(unsigned long long)st->filtered, (unsigned long long)st->overruns,
+		(unsigned long long)srv6_fpm_stats(f)->not_srv6,
+		(unsigned long long)srv6_fpm_stats(f)->refused);
+}
+
 int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 {
 	char cpus[SRV6_CONF_MAX_QUEUES * 12 + 8], sched[32];
@@ -131,6 +163,7 @@ int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 				path_exists(feats[i].path) ? "true" : "false");
 		fprintf(o, ",\"seg6_flowlabel\":%d}", d->flowlabel_mode);
 		fpm_status(d, o, true);
+		kmirror_status(d, o, true);
 		fprintf(o, ",\"control_dropped\":%llu,"
 			"\"start_only\":{\"cpu_affinity\":\"%s\",\"worker_sched\":\"%s\","
 			"\"egress\":\"%s\",\"queue_maxlen\":%u}}\n",
@@ -170,6 +203,7 @@ int ctl_status(struct daemon *d, const struct srv6_ctl_req *q, FILE *o)
 		fprintf(o, " %s %s", feats[i].name, path_exists(feats[i].path) ? "yes" : "no");
 	fprintf(o, " seg6_flowlabel %d\n", d->flowlabel_mode);
 	fpm_status(d, o, false);
+	kmirror_status(d, o, false);
 	if (srv6_ctlsock_dropped(d->ctl))
 		fprintf(o, "control socket: %llu stalled clients closed\n",
 			(unsigned long long)srv6_ctlsock_dropped(d->ctl));

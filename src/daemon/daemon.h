@@ -14,6 +14,7 @@
 #include "srv6d/ctl.h"
 #include "srv6d/egress.h"
 #include "srv6d/fpm.h"
+#include "srv6d/kmirror.h"
 #include "srv6d/kfeat.h"
 #include "srv6d/log.h"
 #include "srv6d/nfqstat.h"
@@ -108,7 +109,8 @@ struct daemon {
 	uint64_t base_repairs, base_restores, base_sync_failures;
 	/* zebra's FPM (conf `fpm listen`; NULL: off) */
 	struct srv6_fpm *fpm;
-	bool fpm_dirty;                 /* the store changed and the merge did not
+	struct srv6_kmirror *kmirror;   /* conf `sids-from kernel` (NULL: off) */
+	bool fpm_dirty;                 /* a learned store changed and the merge did not
 					 * apply: retried every watch tick */
 	uint64_t fpm_applies, fpm_apply_failures, fpm_shadowed, fpm_rejected;
 	double fpm_apply_ms;            /* the last merge's apply, milliseconds */
@@ -159,6 +161,8 @@ int conf_copy(const struct srv6_conf *src, struct srv6_conf *dst, size_t extra_s
 	      size_t extra_routes);
 
 /* src/daemon/fpm_merge.c */
+size_t learned_count(const struct daemon *d);
+struct srv6_fpm_entry *learned_entry(const struct daemon *d, size_t i, unsigned int *store);
 int fpm_merge(struct daemon *d, struct srv6_conf *nc);
 void fpm_pick(struct daemon *d, const bool *live);
 bool fpm_is_live(const struct daemon *d, const struct srv6_fpm_entry *e);

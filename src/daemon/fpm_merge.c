@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fpm_merge.c - zebra's FPM entries (src/control/fpm.c) into the running
- * configuration: the conf's own lines first, then every FPM entry whose
- * prefix no conf line has (the conf wins, said once per entry), applied
- * whole by conf_apply() (one RCU swap per batch).  A reload merges the same
- * way, so FPM entries survive it.  Control thread.
+ * fpm_merge.c - the learned entries (zebra's FPM, src/control/fpm.c; the
+ * kernel mirror, src/control/kmirror.c) into the running configuration:
+ * the conf's own lines first, then every FPM entry whose prefix no conf line
+ * has, then every kernel entry whose prefix neither has (the earlier source
+ * wins, said once per entry), applied whole by conf_apply() (one RCU swap
+ * per batch).  A reload merges the same way, so learned entries survive it.
+ * Control thread.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <time.h>
 
 #include "srv6d/hmac_conf.h"
+#include "srv6d/kmirror.h"
 
 #include "daemon/daemon.h"
 
@@ -40,29 +43,75 @@ static void ent_name(const struct srv6_fpm_entry *e, char *buf, size_t len)
 		 e->is_sid ? e->sid.plen : e->route.plen);
 }
 
-/* Keep the first @n entries of @nc's arrays that are not FPM's. */
+/* The learned stores, the one that wins a prefix first. */
+static unsigned int stores(const struct daemon *d, struct srv6_fpm *s[2])
+{
+	unsigned int n = 0;
+
+	if (d->fpm)
+		s[n++] = d->fpm;
+	if (d->kmirror)
+		s[n++] = srv6_kmirror_store(d->kmirror);
+	return n;
+}
+
+/* learned_count - the entries of every learned store.  Control thread. */
+size_t learned_count(const struct daemon *d)
+{
+	struct srv6_fpm *s[2];
+	size_t n = 0;
+
+	for (unsigned int k = stores(d, s); k--;)
+		n += srv6_fpm_count(s[k]);
+	return n;
+}
+
+/* learned_entry - entry @i (< learned_count()) across the stores, in their
+ * order; *@store (may be NULL): which store.  Control thread. */
+struct srv6_fpm_entry *learned_entry(const struct daemon *d, size_t i, unsigned int *store)
+{
+	struct srv6_fpm *s[2];
+	unsigned int ns = stores(d, s);
+
+	for (unsigned int k = 0; k < ns; k++) {
+		if (i < srv6_fpm_count(s[k])) {
+			if (store)
+				*store = k;
+			return srv6_fpm_entry(s[k], i);
+		}
+		i -= srv6_fpm_count(s[k]);
+	}
+	return NULL;
+}
+
+static uint8_t ent_origin(const struct srv6_fpm_entry *e)
+{
+	return e->is_sid ? e->sid.origin : e->route.origin;
+}
+
+/* Keep the entries of @nc's arrays that are the conf's own. */
 static void strip_fpm(struct srv6_conf *nc)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < nc->nsids; i++)
-		if (nc->sids[i].origin != SRV6_ORIGIN_FPM)
+		if (nc->sids[i].origin == SRV6_ORIGIN_CONF)
 			nc->sids[k++] = nc->sids[i];
 	nc->nsids = k;
 	k = 0;
 	for (size_t i = 0; i < nc->nroutes; i++)
-		if (nc->routes[i].origin != SRV6_ORIGIN_FPM)
+		if (nc->routes[i].origin == SRV6_ORIGIN_CONF)
 			nc->routes[k++] = nc->routes[i];
 	nc->nroutes = k;
 }
 
-/* Drop the FPM entries of @nc that sign with an HMAC key. */
+/* Drop the learned entries of @nc that sign with an HMAC key. */
 static size_t strip_fpm_hmac(struct srv6_conf *nc)
 {
 	size_t k = 0, gone = 0;
 
 	for (size_t i = 0; i < nc->nsids; i++) {
-		if (nc->sids[i].origin == SRV6_ORIGIN_FPM && nc->sids[i].cfg.hmac_keyid)
+		if (nc->sids[i].origin != SRV6_ORIGIN_CONF && nc->sids[i].cfg.hmac_keyid)
 			gone++;
 		else
 			nc->sids[k++] = nc->sids[i];
@@ -70,7 +119,7 @@ static size_t strip_fpm_hmac(struct srv6_conf *nc)
 	nc->nsids = k;
 	k = 0;
 	for (size_t i = 0; i < nc->nroutes; i++) {
-		if (nc->routes[i].origin == SRV6_ORIGIN_FPM && nc->routes[i].pol.hmac_keyid)
+		if (nc->routes[i].origin != SRV6_ORIGIN_CONF && nc->routes[i].pol.hmac_keyid)
 			gone++;
 		else
 			nc->routes[k++] = nc->routes[i];
@@ -80,23 +129,25 @@ static size_t strip_fpm_hmac(struct srv6_conf *nc)
 }
 
 /*
- * fpm_merge - @nc's FPM entries replaced by the store's picked ones (see
+ * fpm_merge - @nc's learned entries replaced by the stores' picked ones (see
  * fpm_pick()): @nc's own lines stay, each picked entry is added unless a
- * line of @nc has its prefix.  0 or -ENOMEM (@nc unchanged but for its FPM
- * entries).  Control thread.
+ * line of @nc or an earlier store has its prefix.  0 or -ENOMEM (@nc
+ * unchanged but for its learned entries).  Control thread.
  */
 int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 {
-	size_t n = d->fpm ? srv6_fpm_count(d->fpm) : 0, nsid = 0, nrt = 0, base_s, base_r;
+	size_t n = learned_count(d), nsid = 0, nrt = 0, base_s, base_r;
 	char name[96], err[SRV6_CONF_ERRLEN];
+	struct srv6_fpm *st[2];
 	unsigned int line;
 	void *p;
 
 	strip_fpm(nc);
 	if (!n)
 		return 0;
+	(void)stores(d, st);
 	for (size_t i = 0; i < n; i++) {
-		if (srv6_fpm_entry(d->fpm, i)->is_sid)
+		if (learned_entry(d, i, NULL)->is_sid)
 			nsid++;
 		else
 			nrt++;
@@ -112,7 +163,8 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 	base_s = nc->nsids;
 	base_r = nc->nroutes;
 	for (size_t i = 0; i < n; i++) {
-		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, i);
+		unsigned int k;
+		struct srv6_fpm_entry *e = learned_entry(d, i, &k);
 		const char *why = NULL;
 		unsigned int cline = 0;
 
@@ -133,14 +185,20 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 					cline = nc->routes[j].line;
 				}
 		}
+		/* the kernel's: zebra's FPM entry with this prefix wins */
+		if (!why && k &&
+		    (e->is_sid ? srv6_fpm_has(st[0], AF_INET6, &e->sid.prefix, e->sid.plen) :
+		     srv6_fpm_has(st[0], e->route.family, &e->route.prefix, e->route.plen)))
+			why = "zebra's FPM has it";
 		if (why) {
 			if (!e->shadow_logged) {
 				ent_name(e, name, sizeof(name));
 				if (cline)
-					srv6_log(LOG_WARNING, "fpm: %s: %s:%u has it; the conf's line wins",
-						 name, d->conf_path, cline);
+					srv6_log(LOG_WARNING, "%s: %s: %s:%u has it; the conf's line wins",
+						 srv6_origin_name(ent_origin(e)), name, d->conf_path, cline);
 				else
-					srv6_log(LOG_WARNING, "fpm: %s not taken: %s", name, why);
+					srv6_log(LOG_WARNING, "%s: %s not taken: %s",
+						 srv6_origin_name(ent_origin(e)), name, why);
 				d->fpm_shadowed++;
 				e->shadow_logged = true;
 			}
@@ -156,8 +214,8 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 	if (srv6_hmac_conf_finish(nc, &line, err, sizeof(err)) < 0 && !line) {
 		size_t gone = strip_fpm_hmac(nc);
 
-		srv6_log(LOG_WARNING, "fpm: %zu entries name an HMAC key srv6d.conf does not have (%s): "
-			 "not taken", gone, err);
+		srv6_log(LOG_WARNING, "%zu learned entries name an HMAC key srv6d.conf does not have "
+			 "(%s): not taken", gone, err);
 	}
 	return 0;
 }
@@ -170,20 +228,20 @@ static double mono_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* fpm_is_live - is @e what the running conf has (an FPM entry, the same SID
- * or route)?  Control thread. */
+/* fpm_is_live - is @e what the running conf has (an entry of its origin,
+ * the same SID or route)?  Control thread. */
 bool fpm_is_live(const struct daemon *d, const struct srv6_fpm_entry *e)
 {
 	const struct srv6_conf *c = &d->conf;
 
 	if (e->is_sid) {
 		for (size_t i = 0; i < c->nsids; i++)
-			if (c->sids[i].origin == SRV6_ORIGIN_FPM && same_sid(&c->sids[i], &e->sid))
+			if (c->sids[i].origin == e->sid.origin && same_sid(&c->sids[i], &e->sid))
 				return srv6_sid_cfg_equal(&c->sids[i].cfg, &e->sid.cfg);
 		return false;
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
-		if (c->routes[i].origin == SRV6_ORIGIN_FPM && same_route(&c->routes[i], &e->route)) {
+		if (c->routes[i].origin == e->route.origin && same_route(&c->routes[i], &e->route)) {
 			char x[SRV6_CONF_LINE_MAX], y[SRV6_CONF_LINE_MAX];
 
 			srv6_route_format(x, sizeof(x), &c->routes[i]);
@@ -200,10 +258,10 @@ bool fpm_is_live(const struct daemon *d, const struct srv6_fpm_entry *e)
  */
 void fpm_pick(struct daemon *d, const bool *live)
 {
-	size_t n = d->fpm ? srv6_fpm_count(d->fpm) : 0;
+	size_t n = learned_count(d);
 
 	for (size_t i = 0; i < n; i++) {
-		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, i);
+		struct srv6_fpm_entry *e = learned_entry(d, i, NULL);
 
 		e->pick = !e->rejected && (!live || live[i]);
 	}
@@ -250,12 +308,13 @@ static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
 	for (size_t i = 0; i < k; i++)
 		live[idx[i]] = false;
 	if (k == 1) {
-		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, idx[0]);
+		struct srv6_fpm_entry *e = learned_entry(d, idx[0], NULL);
 
 		e->rejected = true;
 		d->fpm_rejected++;
 		ent_name(e, name, sizeof(name));
-		srv6_log(LOG_WARNING, "fpm: %s not applied: %s (until zebra sends it changed)", name, err);
+		srv6_log(LOG_WARNING, "%s: %s not applied: %s (until it comes changed)",
+			 srv6_origin_name(ent_origin(e)), name, err);
 		return;
 	}
 	bisect(d, live, idx, k / 2);
@@ -272,7 +331,7 @@ static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
  */
 void fpm_apply(struct daemon *d)
 {
-	size_t n = srv6_fpm_count(d->fpm), k = 0;
+	size_t n = learned_count(d), k = 0;
 	char err[SRV6_CONF_ERRLEN];
 	double t0 = mono_ms();
 	bool *live, lv;
@@ -293,7 +352,7 @@ void fpm_apply(struct daemon *d)
 	if (!live || !idx)
 		goto out_free;
 	for (size_t i = 0; i < n; i++) {
-		struct srv6_fpm_entry *e = srv6_fpm_entry(d->fpm, i);
+		struct srv6_fpm_entry *e = learned_entry(d, i, NULL);
 
 		live[i] = fpm_is_live(d, e);
 		if (!live[i] && !e->rejected)
@@ -313,8 +372,8 @@ out_free:
 out:
 	fpm_pick(d, NULL);
 	d->fpm_apply_ms = mono_ms() - t0;
-	srv6_log(LOG_INFO, "fpm: %zu entries stored, %zu SIDs and %zu routes running (%.1f ms)", n,
-		 d->conf.nsids, d->conf.nroutes, d->fpm_apply_ms);
+	srv6_log(LOG_INFO, "learned: %zu entries stored, %zu SIDs and %zu routes running (%.1f ms)",
+		 n, d->conf.nsids, d->conf.nroutes, d->fpm_apply_ms);
 }
 
 /* The origin of the published entry at this prefix (a conf lookup). */

@@ -443,6 +443,16 @@ int main(int argc, char **argv)
 			goto out_workers;
 		}
 	}
+	/* the kernel's seg6local routes: dumped now, followed after */
+	if (d.conf.kmirror.on) {
+		d.kmirror = srv6_kmirror_open(&d.conf.kmirror, err, sizeof(err));
+		if (!d.kmirror) {
+			srv6_log(LOG_ERR, "%s:%u: %s", d.conf_path, d.conf.kmirror.line, err);
+			goto out_workers;
+		}
+		if (srv6_fpm_count(srv6_kmirror_store(d.kmirror)))
+			fpm_apply(&d);
+	}
 	srv6_log(LOG_NOTICE, "started: %s, %zu SIDs, %zu routes, %zu pending, queues %u-%u%s, "
 		 "%u policy queue%s", d.conf_path, d.conf.nsids, d.conf.nroutes, d.pend.count,
 		 d.conf.queue_first, d.conf.queue_last,
@@ -475,9 +485,9 @@ int main(int argc, char **argv)
 		goto out_workers;
 	}
 	for (;;) {
-		struct pollfd pfd[1 + SRV6_CTLSOCK_NFDS + SRV6_FPM_NFDS];
+		struct pollfd pfd[1 + SRV6_CTLSOCK_NFDS + SRV6_FPM_NFDS + 1];
 		uint64_t now = mono_usec(), next = src_next < watch_next ? src_next : watch_next, left;
-		int sig = -1, npfd = 1, nctl = 0, pr;
+		int sig = -1, npfd = 1, nctl = 0, nfpm = 0, pr;
 
 		/* one tick for the watchdog, the daemon_watch (workers, steering) and
 		 * the outer-source refresh, whatever signals or requests arrive */
@@ -488,7 +498,9 @@ int main(int argc, char **argv)
 		if (d.ctl)
 			npfd += nctl = srv6_ctlsock_pollfds(d.ctl, pfd + 1);
 		if (d.fpm)
-			npfd += srv6_fpm_pollfds(d.fpm, pfd + 1 + nctl);
+			npfd += nfpm = srv6_fpm_pollfds(d.fpm, pfd + 1 + nctl);
+		if (d.kmirror)
+			pfd[npfd++] = (struct pollfd){ .fd = srv6_kmirror_fd(d.kmirror), .events = POLLIN };
 		pr = left ? poll(pfd, (nfds_t)npfd, (int)((left + 999) / 1000)) : 0;
 		if (pr > 0 && (pfd[0].revents & POLLIN)) {
 			struct signalfd_siginfo ssi;
@@ -499,11 +511,19 @@ int main(int argc, char **argv)
 		/* also on a timeout: it drops clients idle too long */
 		if (d.ctl)
 			srv6_ctlsock_process(d.ctl, pfd + 1, nctl, ctl_run, &d);
-		/* one batch: what the session brought in this turn, applied at once */
-		if (d.fpm && pr > 0 &&
-		    srv6_fpm_process(d.fpm, pfd + 1 + nctl, npfd - 1 - nctl,
-				     (int64_t)(mono_usec() / 1000000)))
-			fpm_apply(&d);
+		/* one batch: what the session (and the kernel's events) brought
+		 * in this turn, applied at once */
+		if (pr > 0) {
+			int changed = 0;
+
+			if (d.fpm)
+				changed |= srv6_fpm_process(d.fpm, pfd + 1 + nctl, nfpm,
+							    (int64_t)(mono_usec() / 1000000));
+			if (d.kmirror && (pfd[npfd - 1].revents & POLLIN))
+				changed |= srv6_kmirror_process(d.kmirror);
+			if (changed)
+				fpm_apply(&d);
+		}
 		now = mono_usec();
 		if (wd_usec && now >= wd_next) {
 			watchdog_tick(&d, &live, &wd_rl);
@@ -513,7 +533,7 @@ int main(int argc, char **argv)
 			watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
 			if (daemon_watch(&d) < 0)
 				break;
-			if (d.fpm && (srv6_fpm_tick(d.fpm, (int64_t)(now / 1000000)) || d.fpm_dirty))
+			if ((d.fpm && srv6_fpm_tick(d.fpm, (int64_t)(now / 1000000))) || d.fpm_dirty)
 				fpm_apply(&d);
 			/* the fallback of a missed event: retry what waits
 			 * (and without events at all, look for lost routes
@@ -576,6 +596,7 @@ out_conf:
 	srv6_liveness_free(&live);
 	srv6_ctlsock_close(d.ctl);
 	srv6_fpm_free(d.fpm);
+	srv6_kmirror_close(d.kmirror);
 	if (sig_fd >= 0)
 		close(sig_fd);
 	free(d.base_sid);

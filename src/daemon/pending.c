@@ -92,12 +92,12 @@ unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c)
 	return changed;
 }
 
-/* Where entry @i came from: "FILE:LINE", "fpm", or "srv6ctl" (no line). */
+/* Where entry @i came from: "FILE:LINE", "fpm", "kernel", or "srv6ctl" (no line). */
 static void where_of(const struct srv6_pending *p, unsigned int origin, unsigned int line,
 		     char *buf, size_t len)
 {
-	if (origin == SRV6_ORIGIN_FPM)
-		snprintf(buf, len, "fpm");
+	if (origin != SRV6_ORIGIN_CONF)
+		snprintf(buf, len, "%s", srv6_origin_name((enum srv6_origin)origin));
 	else if (!line)
 		snprintf(buf, len, "srv6ctl");
 	else

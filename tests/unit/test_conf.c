@@ -315,6 +315,21 @@ static void test_globals(void **state)
 	assert_int_equal(c.fpm.grace, 0);
 	assert_int_equal(c.fpm.line, 2);
 	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "sids-from kernel\n", err, sizeof(err)), 0);
+	assert_true(c.kmirror.on);
+	assert_int_equal(c.kmirror.table, 254);
+	assert_int_equal(c.kmirror.proto, -1);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "sids-from kernel table 100 proto zebra\n",
+						err, sizeof(err)), 0);
+	assert_int_equal(c.kmirror.table, 100);
+	assert_int_equal(c.kmirror.proto, 11);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "sids-from kernel proto 42 table main\n",
+						err, sizeof(err)), 0);
+	assert_int_equal(c.kmirror.table, 254);
+	assert_int_equal(c.kmirror.proto, 42);
+	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
 						"queue 65535\ncpu-affinity none\n"
@@ -423,6 +438,13 @@ static const struct err_case err_cases[] = {
 	{ "cpu-affinity 0,5000\n", "t.conf:1: cpu \"5000\" out of range (0..1023)" },
 	{ "worker-sched rr 5\n", "t.conf:1: bad value \"rr\" for worker-sched (other, or fifo PRIO)" },
 	{ "fpm\n", "t.conf:1: missing \"listen\" after \"fpm\"" },
+	{ "sids-from\n", "t.conf:1: missing \"kernel\" after \"sids-from\"" },
+	{ "sids-from zebra\n", "t.conf:1: unknown source \"zebra\" after \"sids-from\" (kernel)" },
+	{ "sids-from kernel table\n", "t.conf:1: missing value after \"table\"" },
+	{ "sids-from kernel table 0\n", "t.conf:1: sids-from table \"0\" out of range (1..4294967295)" },
+	{ "sids-from kernel proto 256\n", "t.conf:1: sids-from proto \"256\" out of range (0..255)" },
+	{ "sids-from kernel metric 5\n", "t.conf:1: unexpected \"metric\" after \"sids-from kernel\" (table N, proto P)" },
+	{ "sids-from kernel\nsids-from kernel\n", "t.conf:2: duplicate \"sids-from\" (first at line 1)" },
 	{ "fpm connect ::1\n", "t.conf:1: unknown fpm word \"connect\" (fpm listen ADDR [PORT] [grace SECONDS] [remote])" },
 	{ "fpm listen\n", "t.conf:1: missing address after \"fpm listen\"" },
 	{ "fpm listen zebra\n", "t.conf:1: bad fpm address \"zebra\" (an IPv4 or IPv6 address)" },
