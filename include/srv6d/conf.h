@@ -127,7 +127,6 @@ struct srv6_hmac_set;
 /* srv6_sid_format/srv6_route_format never need more than this (incl. NUL). */
 #define SRV6_CONF_LINE_MAX          (384 + SRV6_MAX_SEGS * (INET6_ADDRSTRLEN + 1))
 
-/** struct srv6_conf_sid - one "sid" line. */
 /* Where an entry came from (`srv6ctl sid show` / `route show` say it). */
 enum srv6_origin {
 	SRV6_ORIGIN_CONF = 0,          /* a conf line (or srv6ctl sid/route add) */
@@ -138,6 +137,7 @@ enum srv6_origin {
 /** srv6_origin_name - "conf", "fpm", "kernel".  Pure. */
 const char *srv6_origin_name(enum srv6_origin o);
 
+/** struct srv6_conf_sid - one "sid" line. */
 struct srv6_conf_sid {
 	struct in6_addr prefix;        /* host bits zero */
 	uint8_t plen;
@@ -191,13 +191,6 @@ enum srv6_steer_mode {
 	SRV6_STEER_NONE,               /* the operator does */
 };
 
-/**
- * struct srv6_conf - a whole parsed file.  Queues are
- * queue_first..queue_last inclusive (srv6_conf_nqueues() of them).  When
- * ncpus > 0, worker i (queue queue_first + i) runs on cpus[i], and
- * ncpus == srv6_conf_nqueues().  sids/routes are in file order, with no two
- * entries of the same family/prefix/plen.
- */
 /*
  * `fpm listen ADDR [PORT] [grace SECONDS] [remote]`: srv6d takes zebra's
  * FPM stream (dplane_fpm_nl) on a TCP listener (docs/CONTROL.md).  ADDR
@@ -229,6 +222,13 @@ struct srv6_conf_kmirror {
 	unsigned int line;
 };
 
+/**
+ * struct srv6_conf - a whole parsed file.  Queues are
+ * queue_first..queue_last inclusive (srv6_conf_nqueues() of them).  When
+ * ncpus > 0, worker i (queue queue_first + i) runs on cpus[i], and
+ * ncpus == srv6_conf_nqueues().  sids/routes are in file order (then the learned
+ * entries, fpm_merge.c), with no two entries of the same family/prefix/plen.
+ */
 struct srv6_conf {
 	unsigned int queue_first, queue_last, queue_maxlen;
 	bool fail_open;

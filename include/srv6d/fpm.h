@@ -11,8 +11,11 @@
  * policies.  Routes without an SRv6 encapsulation, SRv6 routes in a table
  * other than main (a VRF's: srv6d's SIDs and policies are global) and
  * routes the grammar refuses are counted, each kind named in the log once
- * per session, never stored.  Nexthop objects (RTM_NEWNEXTHOP) are kept by
- * id; a route naming one takes its encap, gateway and device.
+ * per session, never stored; MPLS routes are "other".  Nexthop objects
+ * (RTM_NEWNEXTHOP) are kept by id; a route naming one takes its encap,
+ * gateway and device, and follows the object when it changes or arrives
+ * late.  One session at a time: a connection while one is up is refused
+ * (TCP keepalives end a dead one).
  *
  * When the session drops, the entries stay for the grace time; what zebra
  * sends again on its next session is kept, what it does not is removed when
@@ -37,6 +40,8 @@
 #define SRV6_FPM_MAX_ENTRIES 262144      /* SRv6 entries (refused past it) */
 #define SRV6_FPM_MAX_NEXTHOPS 262144
 #define SRV6_FPM_NFDS       2            /* listener + session */
+#define SRV6_FPM_MSG_MAX    4096         /* a route or nexthop message kept */
+#define SRV6_FPM_MSG_BYTES  (64u << 20)  /* all the messages kept */
 
 struct srv6_fpm_stats {
 	uint64_t sessions;        /* accepted */
@@ -49,6 +54,7 @@ struct srv6_fpm_stats {
 	uint64_t other;           /* other message types, ignored */
 	uint64_t bad;             /* malformed frames or messages: session closed */
 	uint64_t expired;         /* entries removed after the grace time */
+	uint64_t refused_conns;   /* connections refused: a session was up */
 };
 
 /* One stored entry: the conf's own structures, as the grammar parsed them. */
@@ -102,8 +108,8 @@ void srv6_fpm_resync_abort(struct srv6_fpm *f);
 
 /**
  * srv6_fpm_listen - listen on @c's address and port (non-blocking, one
- * session at a time: a new connection replaces the old one, as zebra's
- * reconnect does).  0 or -errno with one line in @err.
+ * session at a time: a connection while one is up is refused; keepalives
+ * end a dead one).  0 or -errno with one line in @err.
  */
 int srv6_fpm_listen(struct srv6_fpm *f, const struct srv6_conf_fpm *c, char *err, size_t errlen);
 
@@ -115,8 +121,8 @@ void srv6_fpm_free(struct srv6_fpm *f);
  * bytes, 4-byte aligned): *@used is set to the bytes consumed (a partial
  * frame at the end is left).  Returns 1 when the store changed, 0 when not,
  * -EPROTO for a malformed frame or message (counted; the stream cannot be
- * resynchronised: the caller closes the session).  Pure but for the log
- * lines naming refused routes.
+ * resynchronised: the caller closes the session).  No I/O but the log
+ * lines naming refused routes and if_indextoname() for device names.
  */
 int srv6_fpm_feed(struct srv6_fpm *f, const void *buf, size_t len, size_t *used);
 
@@ -148,16 +154,22 @@ int srv6_fpm_tick(struct srv6_fpm *f, int64_t now);
 /** srv6_fpm_count - the stored entries. */
 size_t srv6_fpm_count(const struct srv6_fpm *f);
 
-/** srv6_fpm_entry - entry @i (< srv6_fpm_count()), in key order; writable for shadow_logged. */
+/** srv6_fpm_parked - routes kept for their nexthop object (none yet, or
+ * without SRv6): decoded again when it comes or changes. */
+size_t srv6_fpm_parked(const struct srv6_fpm *f);
+
+/** srv6_fpm_entry - entry @i (< srv6_fpm_count()), in key order; the daemon's
+ * merge writes its shadow_logged, rejected and pick. */
 struct srv6_fpm_entry *srv6_fpm_entry(struct srv6_fpm *f, size_t i);
 
 /** srv6_fpm_stats - the counters. */
 const struct srv6_fpm_stats *srv6_fpm_stats(const struct srv6_fpm *f);
 
 /**
- * srv6_fpm_state - one line on the session for `srv6ctl status`:
- * "listening 127.0.0.1:2620, session from 127.0.0.1:41234 since ...".
+ * srv6_fpm_state - one line on the session for `srv6ctl status` at @now
+ * (CLOCK_MONOTONIC s): "listening 127.0.0.1:2620, session from
+ * 127.0.0.1:41234 since ...", or the grace time left.
  */
-void srv6_fpm_state(const struct srv6_fpm *f, char *buf, size_t len);
+void srv6_fpm_state(const struct srv6_fpm *f, int64_t now, char *buf, size_t len);
 
 #endif /* SRV6D_FPM_H */

@@ -2,15 +2,21 @@
 /*
  * fpm.c - zebra's FPM stream into a store of SIDs and headend policies
  * (fpm.h).  The frames' routes go through the one route decoder
- * (src/conf/rtmsg.c) and the conf grammar; the store is a sorted array
- * (binary search by key), so a 10k-route replay costs 10k searches and
- * memmoves of pointers.  Control thread only.
+ * (src/conf/rtmsg.c) and the conf grammar.  The store is a sorted array of
+ * pointers (binary search by key; an insert or a delete moves pointers, a
+ * sweep compacts in one pass).  Routes that name a nexthop object are kept
+ * as messages too, whatever they decoded to ("parked" when they gave no
+ * entry), so that a nexthop that changes or arrives late re-decodes them:
+ * zebra does not send a route again when only its nexthop changes.  The
+ * messages kept are bounded (SRV6_FPM_MSG_MAX each, SRV6_FPM_MSG_BYTES in
+ * all).  Control thread only.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +34,18 @@
 #define FPM_READ_BUDGET (4u << 20)
 #define FPM_LOG_MAX     8         /* refused routes named per session */
 
+/* A route (stored entry or parked message): the key first (key_search). */
 struct fent {
-	struct srv6_rtkey key;    /* family, plen, dst, table compared */
+	struct srv6_rtkey key;    /* family, plen, dst, table compared (table 0 = main) */
 	uint32_t nhid;
-	char *line;               /* the canonical conf line */
+	char *line;               /* the canonical conf line; NULL when parked */
 	void *msg;                /* the route's message when it names a nexthop */
 	struct srv6_fpm_entry e;
 };
 
 struct fnh {
 	uint32_t id;
+	bool stale;
 	void *msg;
 	size_t len;
 };
@@ -46,15 +54,22 @@ struct srv6_fpm {
 	unsigned int grace;
 	uint8_t origin;           /* enum srv6_origin of the entries */
 	uint32_t table;           /* the one table taken (main) */
-	struct fent *ents;
+	struct fent **ents;       /* stored entries, by key */
 	size_t n, cap;
-	struct fnh *nhs;
+	struct fent **park;       /* routes naming a nexthop that gave no entry */
+	size_t npark, parkcap;
+	struct fnh *nhs;          /* nexthop objects, by id */
 	size_t nnh, nhcap;
-	int64_t grace_at;         /* 0: no stale entry waits */
+	size_t msg_bytes;         /* kept messages, all together */
+	int64_t grace_at;         /* the grace time's end; valid while grace_on */
+	bool grace_on;
+	bool redecode;            /* on_route() runs again on a kept message */
 	struct srv6_fpm_stats st;
 	unsigned int logged;      /* refused routes named this session */
 	/* sockets */
 	int lfd, sfd;
+	bool lpaused;             /* accept failed: the listener rests a second */
+	int64_t lpause_until;
 	char laddr[64], peer[64];
 	time_t since;
 	uint32_t rx[(SRV6_FPM_FRAME_MAX + 1) * 2 / 4];   /* aligned for libmnl */
@@ -72,14 +87,14 @@ static int key_cmp(const struct srv6_rtkey *a, const struct srv6_rtkey *b)
 	return memcmp(a->dst, b->dst, 16);
 }
 
-/* The index of @k, or where it would go (*@found false). */
-static size_t ent_find(const struct srv6_fpm *f, const struct srv6_rtkey *k, bool *found)
+/* The index of @k in the sorted @v[0..@n), or where it would go (*@found false). */
+static size_t key_search(struct fent *const *v, size_t n, const struct srv6_rtkey *k, bool *found)
 {
-	size_t lo = 0, hi = f->n;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = key_cmp(&f->ents[mid].key, k);
+		int c = key_cmp(&v[mid]->key, k);
 
 		if (!c) {
 			*found = true;
@@ -94,12 +109,39 @@ static size_t ent_find(const struct srv6_fpm *f, const struct srv6_rtkey *k, boo
 	return lo;
 }
 
-static void ent_remove(struct srv6_fpm *f, size_t i)
+static void fent_free(struct srv6_fpm *f, struct fent *fe)
 {
-	free(f->ents[i].line);
-	free(f->ents[i].msg);
-	memmove(&f->ents[i], &f->ents[i + 1], (f->n - i - 1) * sizeof(*f->ents));
-	f->n--;
+	if (fe->msg)
+		f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
+	free(fe->line);
+	free(fe->msg);
+	free(fe);
+}
+
+/* Take @fe out of @v (index @i) and free it. */
+static void vec_remove(struct srv6_fpm *f, struct fent **v, size_t *n, size_t i)
+{
+	fent_free(f, v[i]);
+	memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof(*v));
+	(*n)--;
+}
+
+/* Put @fe into @v at index @i.  0 or -ENOMEM. */
+static int vec_insert(struct fent ***v, size_t *n, size_t *cap, size_t i, struct fent *fe)
+{
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 64;
+		struct fent **nv = realloc(*v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		*v = nv;
+		*cap = ncap;
+	}
+	memmove(&(*v)[i + 1], &(*v)[i], (*n - i) * sizeof(**v));
+	(*v)[i] = fe;
+	(*n)++;
+	return 0;
 }
 
 static struct fnh *nh_find(const struct srv6_fpm *f, uint32_t id, size_t *pos)
@@ -120,6 +162,14 @@ static struct fnh *nh_find(const struct srv6_fpm *f, uint32_t id, size_t *pos)
 	}
 	*pos = lo;
 	return NULL;
+}
+
+static void nh_remove(struct srv6_fpm *f, size_t pos)
+{
+	f->msg_bytes -= f->nhs[pos].len;
+	free(f->nhs[pos].msg);
+	memmove(&f->nhs[pos], &f->nhs[pos + 1], (f->nnh - pos - 1) * sizeof(*f->nhs));
+	f->nnh--;
 }
 
 struct srv6_fpm *srv6_fpm_new(unsigned int grace_s)
@@ -149,11 +199,14 @@ void srv6_fpm_free(struct srv6_fpm *f)
 		close(f->sfd);
 	if (f->lfd >= 0)
 		close(f->lfd);
-	while (f->n)
-		ent_remove(f, f->n - 1);
+	for (size_t i = 0; i < f->n; i++)
+		fent_free(f, f->ents[i]);
+	for (size_t i = 0; i < f->npark; i++)
+		fent_free(f, f->park[i]);
 	for (size_t i = 0; i < f->nnh; i++)
 		free(f->nhs[i].msg);
 	free(f->ents);
+	free(f->park);
 	free(f->nhs);
 	free(f);
 }
@@ -165,20 +218,24 @@ static const char *ifname_cb(unsigned int ifindex, char *buf, void *arg)
 }
 
 /* A refused SRv6 route: counted, and named while this session has named
- * fewer than FPM_LOG_MAX. */
+ * fewer than FPM_LOG_MAX.  A re-decode (a nexthop changed) counts nothing:
+ * zebra sent nothing. */
 static void refuse(struct srv6_fpm *f, const struct srv6_rtkey *k, const char *why)
 {
 	char a[INET6_ADDRSTRLEN] = "?";
 
+	if (f->redecode)
+		return;
 	f->st.refused++;
 	if (f->logged++ >= FPM_LOG_MAX) {
 		if (f->logged == FPM_LOG_MAX + 1)
-			srv6_log(LOG_WARNING, "fpm: more routes refused this session (counted: "
-				 "srv6ctl status)");
+			srv6_log(LOG_WARNING, "%s: more routes refused (counted: srv6ctl status)",
+				 srv6_origin_name((enum srv6_origin)f->origin));
 		return;
 	}
 	inet_ntop(k->family, k->dst, a, sizeof(a));
-	srv6_log(LOG_WARNING, "fpm: route %s/%u table %u refused: %s", a, k->plen, k->table, why);
+	srv6_log(LOG_WARNING, "%s: route %s/%u table %u refused: %s",
+		 srv6_origin_name((enum srv6_origin)f->origin), a, k->plen, k->table, why);
 }
 
 /* The conf line @line (from srv6_rtmsg_conf()) into @e, of @origin.  0 or
@@ -214,22 +271,57 @@ static int line_parse(const char *line, uint8_t origin, struct srv6_fpm_entry *e
 	return -EINVAL;
 }
 
-/* Drop the entry at @k, if any: 1 when one went. */
-static int drop_key(struct srv6_fpm *f, const struct srv6_rtkey *k)
+/* A copy of @nlh to keep, within the bounds; NULL when over them or ENOMEM. */
+static void *msg_keep(struct srv6_fpm *f, const struct nlmsghdr *nlh)
+{
+	void *m;
+
+	if (nlh->nlmsg_len > SRV6_FPM_MSG_MAX || f->msg_bytes + nlh->nlmsg_len > SRV6_FPM_MSG_BYTES)
+		return NULL;
+	m = malloc(nlh->nlmsg_len);
+	if (!m)
+		return NULL;
+	memcpy(m, nlh, nlh->nlmsg_len);
+	f->msg_bytes += nlh->nlmsg_len;
+	return m;
+}
+
+/* The route at @k gives no entry: drop the stored one; when it names a
+ * nexthop, park its message (replacing a parked one).  1 when an entry went. */
+static int no_entry(struct srv6_fpm *f, const struct srv6_rtkey *k, const struct nlmsghdr *nlh)
 {
 	bool found;
-	size_t i = ent_find(f, k, &found);
+	size_t i = key_search(f->ents, f->n, k, &found);
+	int gone = 0;
 
-	if (!found)
-		return 0;
-	ent_remove(f, i);
-	return 1;
+	if (found) {
+		vec_remove(f, f->ents, &f->n, i);
+		gone = 1;
+	}
+	i = key_search(f->park, f->npark, k, &found);
+	if (found)
+		vec_remove(f, f->park, &f->npark, i);
+	if (nlh && k->nhid && nlh->nlmsg_type == RTM_NEWROUTE) {
+		struct fent *fe = calloc(1, sizeof(*fe));
+
+		if (fe && (fe->msg = msg_keep(f, nlh))) {
+			fe->key = *k;
+			fe->nhid = k->nhid;
+			if (vec_insert(&f->park, &f->npark, &f->parkcap, i, fe) == 0)
+				return gone;
+		}
+		if (fe)
+			fent_free(f, fe);
+		refuse(f, k, "too many routes waiting for their nexthop object (not kept)");
+	}
+	return gone;
 }
 
 /* RTM_NEWROUTE / RTM_DELROUTE @nlh (nlmsg_len checked).  1 changed, 0 not, -EPROTO. */
 static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 {
 	char line[SRV6_CONF_LINE_MAX], why[SRV6_CONF_ERRLEN];
+	const struct rtmsg *rtm = NLMSG_DATA(nlh);
 	struct srv6_fpm_entry e;
 	const struct fnh *nh = NULL;
 	struct srv6_rtkey k;
@@ -238,99 +330,175 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	size_t i, pos;
 	int r;
 
-	if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0)
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
 		return -EPROTO;
+	/* zebra sends MPLS label routes (AF_MPLS) too: not srv6d's */
+	if (rtm->rtm_family != AF_INET6 && rtm->rtm_family != AF_INET) {
+		if (!f->redecode)
+			f->st.other++;
+		return 0;
+	}
+	if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0) {
+		struct srv6_rtkey kk = { .family = rtm->rtm_family, .plen = rtm->rtm_dst_len };
+
+		refuse(f, &kk, "malformed attributes");
+		return 0;
+	}
+	if (!k.table)
+		k.table = RT_TABLE_MAIN;     /* what the kernel means by it */
 	if (nlh->nlmsg_type == RTM_DELROUTE) {
 		f->st.dels++;
-		return drop_key(f, &k);
+		return no_entry(f, &k, NULL);
 	}
-	f->st.adds++;
+	if (!f->redecode)
+		f->st.adds++;
 	if (k.nhid) {
 		nh = nh_find(f, k.nhid, &pos);
-		if (!nh) {
-			if (!k.encap_type)     /* could be anything: a plain route, likely */
-				f->st.not_srv6++;
-			else
-				refuse(f, &k, "its nexthop object was not sent");
-			return drop_key(f, &k);
-		}
+		if (!nh)      /* not sent yet: parked until it is */
+			return no_entry(f, &k, nlh);
 	}
 	if (k.multipath) {
-		f->st.not_srv6++;      /* srv6d does not read RTA_MULTIPATH nexthops */
-		return drop_key(f, &k);
+		if (!f->redecode)
+			f->st.not_srv6++;      /* srv6d does not read RTA_MULTIPATH nexthops */
+		return no_entry(f, &k, nlh);
 	}
 	r = srv6_rtmsg_conf(nlh, nh ? nh->msg : NULL, ifname_cb, NULL, line, sizeof(line), why,
 			    sizeof(why));
 	if (r == 0) {
-		f->st.not_srv6++;
-		return drop_key(f, &k);
+		if (!f->redecode)
+			f->st.not_srv6++;
+		return no_entry(f, &k, nlh);
 	}
 	if (r < 0) {
 		refuse(f, &k, why);
-		return drop_key(f, &k);
+		return no_entry(f, &k, nlh);
 	}
-	if ((k.table ? k.table : RT_TABLE_MAIN) != f->table) {
-		f->st.refused_table++;
+	if (k.table != f->table) {
+		if (!f->redecode)
+			f->st.refused_table++;
 		refuse(f, &k, f->table == RT_TABLE_MAIN ? "not in the main table (a VRF's route: "
 		       "srv6d's SIDs and policies are global)" : "not in the table taken");
-		return drop_key(f, &k);
+		return no_entry(f, &k, NULL);
 	}
 	if (line_parse(line, f->origin, &e, why, sizeof(why)) < 0) {
 		refuse(f, &k, why);
-		return drop_key(f, &k);
+		return no_entry(f, &k, nlh);
 	}
-	i = ent_find(f, &k, &found);
-	if (found) {
-		fe = &f->ents[i];
-		if (!strcmp(fe->line, line) && fe->e.is_sid == e.is_sid) {
-			fe->e.stale = false;   /* the same entry again: a replay */
-			return 0;
-		}
-	} else {
-		if (f->n >= SRV6_FPM_MAX_ENTRIES) {
-			refuse(f, &k, "the store is full");
-			return 0;
-		}
-		if (f->n == f->cap) {
-			size_t ncap = f->cap ? f->cap * 2 : 64;
-			struct fent *n = realloc(f->ents, ncap * sizeof(*n));
+	/* an entry now: not parked */
+	i = key_search(f->park, f->npark, &k, &found);
+	if (found)
+		vec_remove(f, f->park, &f->npark, i);
+	i = key_search(f->ents, f->n, &k, &found);
+	fe = found ? f->ents[i] : calloc(1, sizeof(*fe));
+	if (!fe) {
+		refuse(f, &k, "out of memory");
+		return 0;
+	}
+	if (found && !strcmp(fe->line, line) && fe->e.is_sid == e.is_sid) {
+		/* the same entry again: a replay (a new session's replay
+		 * also tries a rejected entry again), or the same result
+		 * through another nexthop; a re-decode keeps what it was */
+		if (!f->redecode && fe->e.stale)
+			fe->e.rejected = false;
+		if (!f->redecode)
+			fe->e.stale = false;
+		if (!f->redecode) {    /* follow the nexthop the route names now */
+			void *m = k.nhid ? msg_keep(f, nlh) : NULL;
 
-			if (!n) {
-				refuse(f, &k, "out of memory");
-				return 0;
+			if (k.nhid && !m) {
+				refuse(f, &k, "too many messages kept");
+				vec_remove(f, f->ents, &f->n, i);
+				return 1;
 			}
-			f->ents = n;
-			f->cap = ncap;
+			if (fe->msg)
+				f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
+			free(fe->msg);
+			fe->msg = m;
+			fe->nhid = k.nhid;
+			fe->key.nhid = k.nhid;
 		}
-		memmove(&f->ents[i + 1], &f->ents[i], (f->n - i) * sizeof(*f->ents));
-		f->n++;
-		fe = &f->ents[i];
-		memset(fe, 0, sizeof(*fe));
-		fe->key = k;
+		return 0;
+	}
+	if (!found && f->n >= SRV6_FPM_MAX_ENTRIES) {
+		free(fe);
+		refuse(f, &k, "the store is full");
+		return 0;
 	}
 	char *l = strdup(line);
-	void *m = k.nhid ? malloc(nlh->nlmsg_len) : NULL;
+	void *m = k.nhid ? msg_keep(f, nlh) : NULL;
 
 	if (!l || (k.nhid && !m)) {
 		free(l);
-		free(m);
-		if (!found)
-			memmove(&f->ents[i], &f->ents[i + 1], (--f->n - i) * sizeof(*f->ents));
-		else
-			ent_remove(f, i);
-		refuse(f, &k, "out of memory");
-		return found;
+		if (m) {
+			f->msg_bytes -= nlh->nlmsg_len;
+			free(m);
+		}
+		refuse(f, &k, k.nhid && l ? "too many messages kept" : "out of memory");
+		if (!found) {
+			free(fe);
+			return 0;
+		}
+		vec_remove(f, f->ents, &f->n, i);
+		return 1;
 	}
-	if (m)
-		memcpy(m, nlh, nlh->nlmsg_len);
+	if (!found && vec_insert(&f->ents, &f->n, &f->cap, i, fe) < 0) {
+		free(l);
+		if (m) {
+			f->msg_bytes -= nlh->nlmsg_len;
+			free(m);
+		}
+		free(fe);
+		refuse(f, &k, "out of memory");
+		return 0;
+	}
+	bool stale = found && fe->e.stale && f->redecode;
+
 	free(fe->line);
+	if (fe->msg)
+		f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
 	free(fe->msg);
+	fe->key = k;
 	fe->line = l;
 	fe->msg = m;
 	fe->nhid = k.nhid;
-	fe->key.nhid = k.nhid;
 	fe->e = e;
+	fe->e.stale = stale;       /* a re-decode does not make a stale entry fresh */
 	return 1;
+}
+
+/* Decode again the kept messages of routes naming nexthop @id (stored and
+ * parked): 1 when the store changed. */
+static int redecode(struct srv6_fpm *f, uint32_t id)
+{
+	uint32_t tmp[SRV6_FPM_MSG_MAX / 4];
+	int changed = 0;
+
+	f->redecode = true;
+	for (int pass = 0; pass < 2; pass++) {
+		struct fent ***v = pass ? &f->park : &f->ents;
+		size_t *n = pass ? &f->npark : &f->n;
+
+		for (size_t i = 0; i < *n;) {
+			struct fent *fe = (*v)[i];
+			size_t before = *n;
+			struct srv6_rtkey k = fe->key;
+			bool found;
+
+			if (fe->nhid != id || !fe->msg) {
+				i++;
+				continue;
+			}
+			memcpy(tmp, fe->msg, ((const struct nlmsghdr *)fe->msg)->nlmsg_len);
+			changed |= on_route(f, (const struct nlmsghdr *)tmp) > 0;
+			/* the route stays at i, left this vector (i is the
+			 * next), or (a parked one) was taken as an entry */
+			(void)key_search(*v, *n, &k, &found);
+			if (found && *n == before)
+				i++;
+		}
+	}
+	f->redecode = false;
+	return changed;
 }
 
 /* RTM_NEWNEXTHOP / RTM_DELNEXTHOP: kept by id; the routes naming a
@@ -340,37 +508,35 @@ static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	uint32_t id;
 	size_t pos;
 	struct fnh *nh;
-	int changed = 0;
+	void *m;
 
 	if (srv6_nhmsg_id(nlh, nlh->nlmsg_len, &id) < 0 || !id)
 		return -EPROTO;
 	f->st.nexthops++;
 	nh = nh_find(f, id, &pos);
 	if (nlh->nlmsg_type == RTM_DELNEXTHOP) {
-		if (nh) {
-			free(nh->msg);
-			memmove(nh, nh + 1, (f->nnh - pos - 1) * sizeof(*nh));
-			f->nnh--;
-		}
+		if (nh)
+			nh_remove(f, pos);
 		return 0;     /* zebra deletes the routes first */
 	}
-	if (nh && nh->len == nlh->nlmsg_len && !memcmp(nh->msg, nlh, nh->len))
+	if (nh && nh->len == nlh->nlmsg_len && !memcmp(nh->msg, nlh, nh->len)) {
+		nh->stale = false;
 		return 0;
-	void *m = malloc(nlh->nlmsg_len);
-
-	if (!m)
-		return 0;
-	memcpy(m, nlh, nlh->nlmsg_len);
+	}
+	m = msg_keep(f, nlh);
+	if (!m) {
+		if (nh)
+			nh_remove(f, pos);    /* its routes are decoded again without it */
+		return redecode(f, id);
+	}
 	if (!nh) {
-		if (f->nnh >= SRV6_FPM_MAX_NEXTHOPS) {
-			free(m);
-			return 0;
-		}
-		if (f->nnh == f->nhcap) {
+		if (f->nnh >= SRV6_FPM_MAX_NEXTHOPS || f->nnh == f->nhcap) {
 			size_t ncap = f->nhcap ? f->nhcap * 2 : 64;
-			struct fnh *n = realloc(f->nhs, ncap * sizeof(*n));
+			struct fnh *n = f->nnh < SRV6_FPM_MAX_NEXTHOPS ?
+					realloc(f->nhs, ncap * sizeof(*n)) : NULL;
 
 			if (!n) {
+				f->msg_bytes -= nlh->nlmsg_len;
 				free(m);
 				return 0;
 			}
@@ -381,29 +547,14 @@ static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		f->nnh++;
 		nh = &f->nhs[pos];
 	} else {
+		f->msg_bytes -= nh->len;
 		free(nh->msg);
 	}
 	nh->id = id;
+	nh->stale = false;
 	nh->msg = m;
 	nh->len = nlh->nlmsg_len;
-	/* the routes that name it, decoded again from their own messages */
-	for (size_t i = 0; i < f->n;) {
-		size_t n = f->n;
-
-		if (f->ents[i].nhid != id || !f->ents[i].msg) {
-			i++;
-			continue;
-		}
-		uint32_t tmp[(SRV6_FPM_FRAME_MAX + 3) / 4];
-		const struct nlmsghdr *r = f->ents[i].msg;
-
-		memcpy(tmp, r, r->nlmsg_len);
-		changed |= on_route(f, (const struct nlmsghdr *)tmp) > 0;
-		f->st.adds--;          /* not a message zebra sent */
-		if (f->n == n)
-			i++;
-	}
-	return changed;
+	return redecode(f, id);
 }
 
 int srv6_fpm_feed_msg(struct srv6_fpm *f, const struct nlmsghdr *nlh)
@@ -427,35 +578,70 @@ bool srv6_fpm_has(const struct srv6_fpm *f, int family, const void *dst, uint8_t
 	bool found;
 
 	memcpy(k.dst, dst, family == AF_INET6 ? 16 : 4);
-	(void)ent_find(f, &k, &found);
+	(void)key_search(f->ents, f->n, &k, &found);
 	return found;
+}
+
+/* Remove the stale entries (one pass) and parked routes and nexthops that
+ * are stale; the number of entries that went. */
+static size_t sweep(struct srv6_fpm *f)
+{
+	size_t k = 0, gone = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->ents[i]->e.stale) {
+			fent_free(f, f->ents[i]);
+			gone++;
+		} else {
+			f->ents[k++] = f->ents[i];
+		}
+	}
+	f->n = k;
+	k = 0;
+	for (size_t i = 0; i < f->npark; i++) {
+		if (f->park[i]->e.stale)
+			fent_free(f, f->park[i]);
+		else
+			f->park[k++] = f->park[i];
+	}
+	f->npark = k;
+	k = 0;
+	for (size_t i = 0; i < f->nnh; i++) {
+		if (f->nhs[i].stale) {
+			f->msg_bytes -= f->nhs[i].len;
+			free(f->nhs[i].msg);
+		} else {
+			f->nhs[k++] = f->nhs[i];
+		}
+	}
+	f->nnh = k;
+	return gone;
+}
+
+/* Everything stale: entries, parked routes, nexthops. */
+static void mark_stale(struct srv6_fpm *f, bool stale)
+{
+	for (size_t i = 0; i < f->n; i++)
+		f->ents[i]->e.stale = stale;
+	for (size_t i = 0; i < f->npark; i++)
+		f->park[i]->e.stale = stale;
+	for (size_t i = 0; i < f->nnh; i++)
+		f->nhs[i].stale = stale;
 }
 
 void srv6_fpm_resync_begin(struct srv6_fpm *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		f->ents[i].e.stale = true;
+	mark_stale(f, true);
 }
 
 void srv6_fpm_resync_abort(struct srv6_fpm *f)
 {
-	for (size_t i = 0; i < f->n; i++)
-		f->ents[i].e.stale = false;
+	mark_stale(f, false);
 }
 
 int srv6_fpm_resync_end(struct srv6_fpm *f)
 {
-	size_t gone = 0;
-
-	for (size_t i = 0; i < f->n;) {
-		if (f->ents[i].e.stale) {
-			ent_remove(f, i);
-			gone++;
-		} else {
-			i++;
-		}
-	}
-	return gone > 0;
+	return sweep(f) > 0;
 }
 
 int srv6_fpm_feed(struct srv6_fpm *f, const void *buf, size_t len, size_t *used)
@@ -480,7 +666,7 @@ int srv6_fpm_feed(struct srv6_fpm *f, const void *buf, size_t len, size_t *used)
 		for (moff = off + SRV6_FPM_HDR; moff < off + flen;) {
 			const struct nlmsghdr *nlh = (const void *)(p + moff);
 			size_t left = off + flen - moff;
-			int r = 0;
+			int r;
 
 			if (left < sizeof(*nlh) || nlh->nlmsg_len < sizeof(*nlh) ||
 			    nlh->nlmsg_len > left || nlh->nlmsg_len % 4) {
@@ -505,30 +691,25 @@ int srv6_fpm_feed(struct srv6_fpm *f, const void *buf, size_t len, size_t *used)
 
 void srv6_fpm_session_lost(struct srv6_fpm *f, int64_t now)
 {
-	for (size_t i = 0; i < f->n; i++)
-		f->ents[i].e.stale = true;
-	f->grace_at = f->n ? now + f->grace : 0;
+	mark_stale(f, true);
+	f->grace_on = true;
+	f->grace_at = now + f->grace;
 }
 
 int srv6_fpm_tick(struct srv6_fpm *f, int64_t now)
 {
-	size_t gone = 0;
+	size_t gone;
 
-	if (!f->grace_at || now < f->grace_at)
+	if (f->lpaused && now >= f->lpause_until)
+		f->lpaused = false;
+	if (!f->grace_on || now < f->grace_at)
 		return 0;
-	f->grace_at = 0;
-	for (size_t i = 0; i < f->n;) {
-		if (f->ents[i].e.stale) {
-			ent_remove(f, i);
-			gone++;
-		} else {
-			i++;
-		}
-	}
+	f->grace_on = false;
+	gone = sweep(f);
 	f->st.expired += gone;
 	if (gone)
-		srv6_log(LOG_NOTICE, "fpm: %zu entries zebra did not send again within %u s removed",
-			 gone, f->grace);
+		srv6_log(LOG_NOTICE, "%s: %zu entries not sent again within %u s removed",
+			 srv6_origin_name((enum srv6_origin)f->origin), gone, f->grace);
 	return gone > 0;
 }
 
@@ -537,9 +718,14 @@ size_t srv6_fpm_count(const struct srv6_fpm *f)
 	return f->n;
 }
 
+size_t srv6_fpm_parked(const struct srv6_fpm *f)
+{
+	return f->npark;
+}
+
 struct srv6_fpm_entry *srv6_fpm_entry(struct srv6_fpm *f, size_t i)
 {
-	return &f->ents[i].e;
+	return &f->ents[i]->e;
 }
 
 const struct srv6_fpm_stats *srv6_fpm_stats(const struct srv6_fpm *f)
@@ -607,8 +793,12 @@ fail_close:
 		errno = e;
 	}
 fail:
-	snprintf(err, errlen, "fpm listen %s: %s", f->laddr, strerror(errno));
-	return -errno;
+	{
+		int e = errno;
+
+		snprintf(err, errlen, "fpm listen %s: %s", f->laddr, strerror(e));
+		return -e;
+	}
 }
 
 static void session_close(struct srv6_fpm *f, int64_t now, const char *why)
@@ -625,10 +815,11 @@ int srv6_fpm_pollfds(const struct srv6_fpm *f, struct pollfd *pfd)
 {
 	int n = 0;
 
-	if (f->lfd >= 0)
-		pfd[n++] = (struct pollfd){ .fd = f->lfd, .events = POLLIN };
+	/* the session first: its end is seen before a new connection */
 	if (f->sfd >= 0)
 		pfd[n++] = (struct pollfd){ .fd = f->sfd, .events = POLLIN };
+	if (f->lfd >= 0 && !f->lpaused)
+		pfd[n++] = (struct pollfd){ .fd = f->lfd, .events = POLLIN };
 	return n;
 }
 
@@ -682,18 +873,41 @@ int srv6_fpm_process(struct srv6_fpm *f, const struct pollfd *pfd, int n, int64_
 		if (pfd[i].fd == f->lfd) {
 			struct sockaddr_storage ss;
 			socklen_t sl = sizeof(ss);
+			char who[64];
 			int fd = accept4(f->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+			int one = 1, idle = 10, intvl = 5, cnt = 3;
 
-			if (fd < 0)
+			if (fd < 0) {
+				if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED) {
+					/* EMFILE and the like: the listener would stay
+					 * readable and the loop spin; rest a second */
+					srv6_log(LOG_WARNING, "fpm: accept: %s (listener paused 1 s)",
+						 strerror(errno));
+					f->lpaused = true;
+					f->lpause_until = now + 1;
+				}
 				continue;
-			if (f->sfd >= 0)
-				session_close(f, now, "a new connection replaces it");
+			}
+			sa_str(&ss, who, sizeof(who));
+			if (f->sfd >= 0) {
+				/* one session: a live one is not taken over (keepalives
+				 * end a dead one within about 25 s) */
+				f->st.refused_conns++;
+				srv6_log(LOG_WARNING, "fpm: connection from %s refused: the session from %s "
+					 "is up", who, f->peer);
+				close(fd);
+				continue;
+			}
+			(void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one));
+			(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+			(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl, sizeof(intvl));
+			(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 			f->sfd = fd;
 			f->rxlen = 0;
 			f->logged = 0;
 			f->since = time(NULL);
 			f->st.sessions++;
-			sa_str(&ss, f->peer, sizeof(f->peer));
+			memcpy(f->peer, who, sizeof(f->peer));
 			srv6_log(LOG_NOTICE, "fpm: session from %s (%zu entries kept from before)",
 				 f->peer, f->n);
 		} else if (pfd[i].fd == f->sfd) {
@@ -703,7 +917,7 @@ int srv6_fpm_process(struct srv6_fpm *f, const struct pollfd *pfd, int n, int64_
 	return changed;
 }
 
-void srv6_fpm_state(const struct srv6_fpm *f, char *buf, size_t len)
+void srv6_fpm_state(const struct srv6_fpm *f, int64_t now, char *buf, size_t len)
 {
 	char t[32] = "";
 	struct tm tm;
@@ -712,9 +926,9 @@ void srv6_fpm_state(const struct srv6_fpm *f, char *buf, size_t len)
 		strftime(t, sizeof(t), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (f->sfd >= 0)
 		snprintf(buf, len, "listening %s, session from %s since %s", f->laddr, f->peer, t);
-	else if (f->grace_at)
-		snprintf(buf, len, "listening %s, no session (stale entries removed in at most %u s)",
-			 f->laddr, f->grace);
+	else if (f->grace_on)
+		snprintf(buf, len, "listening %s, no session (stale entries removed in %lld s)",
+			 f->laddr, (long long)(f->grace_at > now ? f->grace_at - now : 0));
 	else
 		snprintf(buf, len, "listening %s, no session", f->laddr);
 }

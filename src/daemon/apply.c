@@ -756,12 +756,16 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 	r = fpm_merge(d, nc);
 	if (!r)
 		r = conf_apply(d, nc, "reload", err, errlen, live);
-	else
-		srv6_conf_free(nc), snprintf(err, errlen, "out of memory");
+	else {
+		srv6_conf_free(nc);
+		snprintf(err, errlen, "out of memory");
+	}
 	if (!r || *live) {
 		srv6_conf_free(&again);
 		return r;
 	}
+	/* then the learned entries that were running, then none: the file
+	 * itself decides whether the reload fails */
 	held = calloc(n, sizeof(*held));
 	if (!held) {
 		srv6_conf_free(&again);
@@ -769,20 +773,31 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 	}
 	for (size_t i = 0; i < n; i++)
 		held[i] = fpm_is_live(d, learned_entry(d, i, NULL));
-	fpm_pick(d, held);
+	for (int pass = 0; pass < 2; pass++) {
+		struct srv6_conf c;
+
+		if (pass)
+			memset(held, 0, n * sizeof(*held));
+		if (conf_copy(&again, &c, 0, 0) < 0)
+			break;
+		fpm_pick(d, held);
+		if (fpm_merge(d, &c) < 0) {
+			srv6_conf_free(&c);
+			break;
+		}
+		r = conf_apply(d, &c, "reload", err, errlen, live);
+		if (!r || *live) {
+			srv6_log(LOG_WARNING, "reload: applied with %s; the others are tried again",
+				 pass ? "none of the learned entries" :
+				 "the learned entries that were running");
+			d->fpm_dirty = true;
+			d->fpm_next = 0;
+			break;
+		}
+	}
 	free(held);
-	if (fpm_merge(d, &again) < 0) {
-		srv6_conf_free(&again);
-		fpm_pick(d, NULL);
-		return r;
-	}
 	fpm_pick(d, NULL);
-	r = conf_apply(d, &again, "reload", err, errlen, live);
-	if (!r || *live) {
-		srv6_log(LOG_WARNING, "reload: applied with the learned entries that were running; "
-			 "the newer ones are tried again");
-		d->fpm_dirty = true;
-	}
+	srv6_conf_free(&again);
 	return r;
 }
 

@@ -194,10 +194,11 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 			fprintf(o, "}");
 		} else {
 			/* the conf line without its first word, as `ip route` prints,
-			 * and where it came from when that is not the conf */
+			 * and where it came from when that is not the conf (a
+			 * comment: the line stays conf words) */
 			enum srv6_origin og = entry_origin(d, policy, family, addr, pl);
 
-			fprintf(o, "%s%s%s\n", strchr(line, ' ') + 1, og ? "  origin " : "",
+			fprintf(o, "%s%s%s\n", strchr(line, ' ') + 1, og ? "  # origin " : "",
 				og ? srv6_origin_name(og) : "");
 			if (q->stats)
 				text_counters(o, &ct);

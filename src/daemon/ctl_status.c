@@ -61,25 +61,31 @@ static void fpm_status(const struct daemon *d, FILE *o, bool json)
 		{ "refused_table", " refused (", st->refused_table },
 		{ "other", " not in the main table), ", st->other },
 		{ "bad", " other, ", st->bad },
-		{ "expired", " bad; ", st->expired },
+		{ "refused_conns", " bad, ", st->refused_conns },
+		{ "expired", " connections refused; ", st->expired },
 		{ "shadowed", " expired, ", d->fpm_shadowed },
 		{ "applies", " shadowed by conf lines; ", d->fpm_applies },
 		{ "apply_failures", " applies (", d->fpm_apply_failures },
 		{ "rejected", " failed, ", d->fpm_rejected },
 	};
 
-	srv6_fpm_state(d->fpm, state, sizeof(state));
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	srv6_fpm_state(d->fpm, (int64_t)ts.tv_sec, state, sizeof(state));
 	if (json) {
 		fprintf(o, ",\"fpm\":{\"state\":");
 		srv6_json_str(o, state);
-		fprintf(o, ",\"entries\":%zu", srv6_fpm_count(d->fpm));
+		fprintf(o, ",\"entries\":%zu,\"parked\":%zu", srv6_fpm_count(d->fpm),
+			srv6_fpm_parked(d->fpm));
 		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
 			fprintf(o, ",\"%s\":%llu", c[i].name, (unsigned long long)c[i].v);
 		fprintf(o, ",\"last_apply_ms\":%.1f}", d->fpm_apply_ms);
 		return;
 	}
-	fprintf(o, "fpm %s: %zu entries%s\n", state, srv6_fpm_count(d->fpm),
-		d->fpm_dirty ? " (NOT APPLIED: retried every second)" : "");
+	fprintf(o, "fpm %s: %zu entries, %zu routes waiting for their nexthop object%s\n", state,
+		srv6_fpm_count(d->fpm), srv6_fpm_parked(d->fpm),
+		d->fpm_dirty ? " (NOT APPLIED: tried again after a backoff)" : "");
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++)
 		fprintf(o, "%s%llu", c[i].text, (unsigned long long)c[i].v);
 	fprintf(o, " entries rejected, last %.1f ms)\n", d->fpm_apply_ms);

@@ -114,6 +114,9 @@ struct daemon {
 					 * apply: retried every watch tick */
 	uint64_t fpm_applies, fpm_apply_failures, fpm_shadowed, fpm_rejected;
 	double fpm_apply_ms;            /* the last merge's apply, milliseconds */
+	size_t fpm_peak;                /* most learned entries since the last trim */
+	int fpm_backoff;                /* s before a dirty merge is tried again: 1 .. 60 */
+	int64_t fpm_next;               /* CLOCK_MONOTONIC s: no retry before */
 };
 
 /* A counter slot's value at `stats reset`, valid while the slot holds the

@@ -10,10 +10,12 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "srv6d/hmac.h"
 #include "srv6d/hmac_conf.h"
 #include "srv6d/kmirror.h"
 
@@ -89,7 +91,7 @@ static uint8_t ent_origin(const struct srv6_fpm_entry *e)
 	return e->is_sid ? e->sid.origin : e->route.origin;
 }
 
-/* Keep the entries of @nc's arrays that are the conf's own. */
+/* Keep only the entries of @nc's arrays that are the conf's own. */
 static void strip_fpm(struct srv6_conf *nc)
 {
 	size_t k = 0;
@@ -178,12 +180,18 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 				}
 			if (!why && srv6_conf_check_sid_tables(nc, &e->sid.cfg, err, sizeof(err)))
 				why = err;
+			if (!why && e->sid.cfg.hmac_keyid &&
+			    !srv6_hmac_key_find(nc->hmac, e->sid.cfg.hmac_keyid))
+				why = "it signs with an HMAC key srv6d.conf has no `hmac key` line for";
 		} else {
 			for (size_t j = 0; j < base_r && !why; j++)
 				if (same_route(&nc->routes[j], &e->route)) {
 					why = "a conf line has it";
 					cline = nc->routes[j].line;
 				}
+			if (!why && e->route.pol.hmac_keyid &&
+			    !srv6_hmac_key_find(nc->hmac, e->route.pol.hmac_keyid))
+				why = "it signs with an HMAC key srv6d.conf has no `hmac key` line for";
 		}
 		/* the kernel's: zebra's FPM entry with this prefix wins */
 		if (!why && k &&
@@ -210,12 +218,14 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 		else
 			nc->routes[nc->nroutes++] = e->route;
 	}
-	/* a `hmac KEYID` must name a key of the conf's own `hmac key` lines */
+	/* the remaining cross-line checks (the signed SRH's size): a learned
+	 * entry that fails them fails all the signing ones (rare: a
+	 * 16-segment signed SRH) */
 	if (srv6_hmac_conf_finish(nc, &line, err, sizeof(err)) < 0 && !line) {
 		size_t gone = strip_fpm_hmac(nc);
 
-		srv6_log(LOG_WARNING, "%zu learned entries name an HMAC key srv6d.conf does not have "
-			 "(%s): not taken", gone, err);
+		srv6_log(LOG_WARNING, "%zu learned entries that sign with HMAC not taken: %s", gone,
+			 err);
 	}
 	return 0;
 }
@@ -291,6 +301,19 @@ static int try_apply(struct daemon *d, char *err, size_t errlen, bool *live)
 /* Apply the entries @idx[0..@k) on top of @live; the ones that fail alone
  * are rejected (logged).  Halves on failure: a bad entry among k costs
  * about 2 log2(k) applies. */
+static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k);
+
+/* The two halves of @idx[0..@k), which failed together. */
+static void halves(struct daemon *d, bool *live, const size_t *idx, size_t k)
+{
+	if (k < 2) {
+		bisect(d, live, idx, k);
+		return;
+	}
+	bisect(d, live, idx, k / 2);
+	bisect(d, live, idx + k / 2, k - k / 2);
+}
+
 static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
 {
 	char err[SRV6_CONF_ERRLEN], name[96];
@@ -307,6 +330,10 @@ static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
 		return;           /* all of them hold (or are live: the kernel side is retried) */
 	for (size_t i = 0; i < k; i++)
 		live[idx[i]] = false;
+	if (r == -ENOMEM || r == -EAGAIN || r == -EINTR || r == -EBUSY || r == -ENOBUFS) {
+		d->fpm_dirty = true;   /* not the entries' fault: all tried again later */
+		return;
+	}
 	if (k == 1) {
 		struct srv6_fpm_entry *e = learned_entry(d, idx[0], NULL);
 
@@ -317,8 +344,7 @@ static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
 			 srv6_origin_name(ent_origin(e)), name, err);
 		return;
 	}
-	bisect(d, live, idx, k / 2);
-	bisect(d, live, idx + k / 2, k - k / 2);
+	halves(d, live, idx, k);
 }
 
 /*
@@ -344,6 +370,7 @@ void fpm_apply(struct daemon *d)
 	if (!r || lv) {
 		d->fpm_applies++;
 		d->fpm_dirty = false;
+		d->fpm_backoff = 0;
 		goto out;
 	}
 	d->fpm_apply_failures++;
@@ -361,15 +388,30 @@ void fpm_apply(struct daemon *d)
 	/* the running entries alone first: they held before */
 	fpm_pick(d, live);
 	r = try_apply(d, err, sizeof(err), &lv);
-	if (r < 0 && !lv)
-		goto out_free;    /* not an entry's fault: retried at the next tick */
-	bisect(d, live, idx, k);
-	d->fpm_applies++;
-	d->fpm_dirty = false;
+	if (!r || lv) {
+		d->fpm_dirty = false;
+		halves(d, live, idx, k);   /* all of them just failed together */
+		d->fpm_applies++;
+	}
+	/* still dirty (the running entries fail too, or a transient error):
+	 * not an entry's fault, tried again after 1, 2, 4 ... 60 s */
+	if (d->fpm_dirty)
+		d->fpm_backoff = d->fpm_backoff ? (d->fpm_backoff >= 30 ? 60 : d->fpm_backoff * 2) : 1;
+	else
+		d->fpm_backoff = 0;
+	d->fpm_next = (int64_t)(mono_ms() / 1000) + d->fpm_backoff;
 out_free:
 	free(live);
 	free(idx);
 out:
+	/* most entries gone (a session's routes withdrawn or expired): give
+	 * the heap they held back to the system, not only to malloc */
+	if (n + 1024 < d->fpm_peak) {
+		malloc_trim(0);
+		d->fpm_peak = n;
+	}
+	if (n > d->fpm_peak)
+		d->fpm_peak = n;
 	fpm_pick(d, NULL);
 	d->fpm_apply_ms = mono_ms() - t0;
 	srv6_log(LOG_INFO, "learned: %zu entries stored, %zu SIDs and %zu routes running (%.1f ms)",

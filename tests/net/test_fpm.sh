@@ -19,7 +19,8 @@
 # are counted and named, and a route the kernel refuses costs only itself;
 # a headend policy over FPM; a dropped session keeps the entries for the
 # grace time, a replay keeps their counters, what is not replayed goes when
-# the time is up; a malformed frame closes the session; reload keeps the
+# the time is up; a second connection while a session is up is refused; a
+# malformed frame closes the session; reload keeps the
 # FPM entries; 1000 SIDs added and removed in batches leave nothing behind;
 # real zebra connects, sends its nexthop objects and plain routes (counted,
 # not stored) and its disconnect is seen.
@@ -69,7 +70,7 @@ check "conf: fpm without listen" bad_fpm "fpm 127.0.0.1" 'unknown fpm word "127.
 } >"$CONF"
 srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log" || { fail "srv6d starts"; summary; exit 1; }
 check "status: the listener, no session yet" \
-	eval 'ctl status | grep -q "^fpm listening 127.0.0.1:2620, no session: 0 entries"'
+	eval 'ctl status | grep -q "^fpm listening 127.0.0.1:2620, no session: 0 entries, 0 routes waiting"'
 
 # ---- session 1: SIDs, a policy, what is refused ----
 client sid 2001:db8:ff::9/128 End \
@@ -84,7 +85,7 @@ CLIENT=$!
 wait_until 20 eval 'has_sid 2001:db8:ff::9 && has_sid 2001:db8:ff::21 &&
 	[ "$(fstat adds)" -ge 7 ] && grep -q "2001:db8:ff::2/128 not applied" "$SRV6D_LOG"'
 check "an FPM SID is listed with origin fpm" \
-	eval 'ctl sid show | grep -qx "2001:db8:ff::9 action End dev lo  origin fpm" &&
+	eval 'ctl sid show | grep -qx "2001:db8:ff::9 action End dev lo  # origin fpm" &&
 	      [ "$(ctl -j sid show 2001:db8:ff::9 | jget "d[0][\"origin\"]")" = fpm ] &&
 	      [ "$(ctl -j sid show 2001:db8:ff::1 | jget "d[0][\"origin\"]")" = conf ]'
 check "... and steered" steered 2001:db8:ff::9
@@ -93,7 +94,7 @@ check "... and processes traffic" \
 	eval '[ "$(sid_packets 2001:db8:ff::9)" -ge 1 ] &&
 	      grep -q "^RX end-sid9 .*20010db800aa00000000000000000001" "$TMPD/sid9.cap"'
 check "a route naming a nexthop object takes its encap" \
-	eval 'ctl sid show | grep -qx "2001:db8:ff::21 action End dev lo  origin fpm"'
+	eval 'ctl sid show | grep -qx "2001:db8:ff::21 action End dev lo  # origin fpm"'
 check "a conf line wins over an FPM entry with its prefix, said once" \
 	eval 'ctl sid show 2001:db8:ff::1 | grep -qx "2001:db8:ff::1 action End" &&
 	      [ "$(grep -c "fpm: SID 2001:db8:ff::1/128: .* has it; the conf.s line wins" "$SRV6D_LOG")" = 1 ] &&
@@ -108,7 +109,12 @@ check "a SID the kernel refuses costs only itself (the others run)" \
 	eval '! has_sid 2001:db8:ff::2 && has_sid 2001:db8:ff::9 && has_sid 2001:db8:ff::21 &&
 	      grep -q "fpm: SID 2001:db8:ff::2/128 not applied: nh6 ::1" "$SRV6D_LOG" && [ "$(fstat rejected)" = 1 ]'
 check "a headend policy over FPM: route show, origin fpm" \
-	eval 'ctl route show | grep -q "^2001:db8:77::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:bb::1 .* origin fpm$"'
+	eval 'ctl route show | grep -q "^2001:db8:77::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:bb::1 .* # origin fpm$"'
+client sid 2001:db8:ff::50/128 End sleep 0.5 >/dev/null 2>&1
+check "a second connection while the session is up: refused, counted, the session stays" \
+	eval '[ "$(fstat refused_conns)" = 1 ] && ! has_sid 2001:db8:ff::50 &&
+	      grep -q "fpm: connection from 127.0.0.1:[0-9]* refused: the session from" "$SRV6D_LOG" &&
+	      ctl status | grep -q "^fpm listening 127.0.0.1:2620, session from"'
 check "reload keeps the FPM entries" \
 	eval 'ctl reload >/dev/null && has_sid 2001:db8:ff::9 && has_sid 2001:db8:ff::21 &&
 	      ctl route show | grep -q "^2001:db8:77::/64"'

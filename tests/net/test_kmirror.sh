@@ -56,7 +56,7 @@ krt add 2001:db8:ff::31/128 encap seg6local action End dev "$RTR_IF_SRC" proto s
 } >"$CONF"
 srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log" || { fail "srv6d starts"; summary; exit 1; }
 check "a kernel SID present at start: mirrored, origin kernel, steered" \
-	eval 'ctl sid show | grep -q "^2001:db8:ff::9 action End dev $RTR_IF_SRC  origin kernel$" &&
+	eval 'ctl sid show | grep -q "^2001:db8:ff::9 action End dev $RTR_IF_SRC  # origin kernel$" &&
 	      [ "$(ctl -j sid show 2001:db8:ff::9 | jget "d[0][\"origin\"]")" = kernel ] && steered 2001:db8:ff::9'
 check "a conf line wins over the kernel's route with its prefix" \
 	eval 'ctl sid show 2001:db8:ff::1 | grep -qx "2001:db8:ff::1 action End" &&
@@ -83,7 +83,7 @@ wait_until 20 eval '! ctl sid show 2001:db8:ff::9 | grep -q "^2001:db8:ff::9 act
 check "a replaced route is replaced" \
 	eval '! ctl sid show 2001:db8:ff::9 | grep -q "^2001:db8:ff::9 action End dev" && has_sid 2001:db8:ff::9'
 krt replace 2001:db8:ff::9/128 encap seg6local action End dev "$RTR_IF_SRC"
-wait_until 20 eval 'ctl sid show | grep -q "^2001:db8:ff::9 action End dev $RTR_IF_SRC  origin kernel$"'
+wait_until 20 eval 'ctl sid show | grep -q "^2001:db8:ff::9 action End dev $RTR_IF_SRC  # origin kernel$"'
 check "srv6d stops cleanly" srv6d_stop
 check "... and its steering is gone" eval '! steered 2001:db8:ff::9'
 pkt_to_dst send --case end-sid9 >"$TMPD/after.cap"

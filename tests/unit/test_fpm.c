@@ -117,12 +117,6 @@ static int feed_all(struct srv6_fpm *f)
 	return r;
 }
 
-static const char *ifname(unsigned int i, char *b, void *arg)
-{
-	(void)arg;
-	return if_indextoname(i, b);
-}
-
 static void add_del_replay(void **state)
 {
 	struct srv6_fpm *f = srv6_fpm_new(30);
@@ -130,7 +124,6 @@ static void add_del_replay(void **state)
 	struct in6_addr want;
 
 	(void)state;
-	(void)ifname;
 	add_sid("2001:db8:ff::9", RT_TABLE_MAIN, NULL);
 	assert_int_equal(feed_all(f), 1);
 	assert_int_equal(srv6_fpm_count(f), 1);
@@ -283,13 +276,14 @@ static void nexthop_objects(void **state)
 	struct nlmsghdr *nlh;
 
 	(void)state;
-	/* a route naming an unknown nexthop, without an encap: likely plain */
+	/* a route naming an unknown nexthop: kept for it */
 	nlh = frame_begin(RTM_NEWROUTE);
 	rt_put(nlh, AF_INET6, "2001:db8:ff::31", 128, RT_TABLE_MAIN);
 	mnl_attr_put_u32(nlh, RTA_NH_ID, 9);
 	frame_end(nlh->nlmsg_len);
 	assert_int_equal(feed_all(f), 0);
-	assert_int_equal(srv6_fpm_stats(f)->not_srv6, 1);
+	assert_int_equal(srv6_fpm_parked(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 0);
 	nh_put(7, SEG6_LOCAL_ACTION_END);
 	nlh = frame_begin(RTM_NEWROUTE);
 	rt_put(nlh, AF_INET6, "2001:db8:ff::21", 128, RT_TABLE_MAIN);
@@ -382,6 +376,139 @@ static void grace(void **state)
 	srv6_fpm_free(f);
 }
 
+/* A route naming nexthop @id (no encap of its own). */
+static void nh_route(const char *dst, uint32_t id)
+{
+	struct nlmsghdr *nlh = frame_begin(RTM_NEWROUTE);
+
+	rt_put(nlh, AF_INET6, dst, 128, RT_TABLE_MAIN);
+	mnl_attr_put_u32(nlh, RTA_NH_ID, id);
+	frame_end(nlh->nlmsg_len);
+}
+
+/* A nexthop without an encap (a plain one). */
+static void nh_plain(uint32_t id)
+{
+	struct nlmsghdr *nlh = frame_begin(RTM_NEWNEXTHOP);
+	struct nhmsg *nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
+
+	nhm->nh_family = AF_INET6;
+	mnl_attr_put_u32(nlh, NHA_ID, id);
+	mnl_attr_put_u32(nlh, NHA_OIF, 1);
+	frame_end(nlh->nlmsg_len);
+}
+
+static void nexthop_late_and_moves(void **state)
+{
+	struct srv6_fpm *f = srv6_fpm_new(30);
+
+	(void)state;
+	/* the route first, its nexthop after: parked, then an entry */
+	nh_route("2001:db8:ff::21", 7);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_count(f), 0);
+	nh_put(7, SEG6_LOCAL_ACTION_END);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 1);
+	/* the nexthop loses its encap: the entry goes (parked again); it
+	 * comes back when the encap does */
+	nh_plain(7);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 0);
+	nh_put(7, SEG6_LOCAL_ACTION_END_T);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_entry(f, 0)->sid.cfg.action, SRV6_ACT_END_T);
+	/* the route moves to nexthop 8 with the same result: 7's changes no
+	 * longer touch it, 8's do */
+	nh_put(8, SEG6_LOCAL_ACTION_END_T);
+	assert_int_equal(feed_all(f), 0);
+	nh_route("2001:db8:ff::21", 8);
+	assert_int_equal(feed_all(f), 0);
+	nh_put(7, SEG6_LOCAL_ACTION_END);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_entry(f, 0)->sid.cfg.action, SRV6_ACT_END_T);
+	nh_put(8, SEG6_LOCAL_ACTION_END);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_entry(f, 0)->sid.cfg.action, SRV6_ACT_END);
+	/* re-decodes count nothing zebra did not send */
+	assert_int_equal(srv6_fpm_stats(f)->adds, 2);
+	assert_int_equal(srv6_fpm_stats(f)->refused, 0);
+	/* RTM_DELNEXTHOP forgets it; the route's delete removes the entry */
+	{
+		struct nlmsghdr *nlh = frame_begin(RTM_DELNEXTHOP);
+		struct nhmsg *nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
+
+		nhm->nh_family = AF_INET6;
+		mnl_attr_put_u32(nlh, NHA_ID, 7);
+		frame_end(nlh->nlmsg_len);
+	}
+	assert_int_equal(feed_all(f), 0);
+	del_route(AF_INET6, "2001:db8:ff::21", 128);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 0);
+	srv6_fpm_free(f);
+}
+
+static void stale_survives_redecode(void **state)
+{
+	struct srv6_fpm *f = srv6_fpm_new(30);
+
+	(void)state;
+	nh_put(7, SEG6_LOCAL_ACTION_END);
+	nh_route("2001:db8:ff::21", 7);
+	assert_int_equal(feed_all(f), 1);
+	srv6_fpm_session_lost(f, 100);
+	/* the next session (a restarted zebra: ids from scratch) sends only
+	 * nexthop 7, something else now: the old route is not revived */
+	nh_put(7, SEG6_LOCAL_ACTION_END_T);
+	assert_int_equal(feed_all(f), 1);
+	assert_true(srv6_fpm_entry(f, 0)->stale);
+	assert_int_equal(srv6_fpm_tick(f, 130), 1);
+	assert_int_equal(srv6_fpm_count(f), 0);
+	/* stale nexthops go too: a route naming 7 now waits */
+	srv6_fpm_session_lost(f, 200);
+	assert_int_equal(srv6_fpm_tick(f, 230), 0);
+	nh_route("2001:db8:ff::22", 7);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_count(f), 0);
+	srv6_fpm_free(f);
+}
+
+static void mpls_and_table0(void **state)
+{
+	struct srv6_fpm *f = srv6_fpm_new(30);
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+
+	(void)state;
+	/* an MPLS label route (zebra's LSPs): other, the session stays */
+	nlh = frame_begin(RTM_NEWROUTE);
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = 28;    /* AF_MPLS */
+	rtm->rtm_dst_len = 20;
+	mnl_attr_put_u32(nlh, RTA_DST, 0x00010100);
+	frame_end(nlh->nlmsg_len);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_stats(f)->other, 1);
+	assert_int_equal(srv6_fpm_stats(f)->bad, 0);
+	/* table 0 is main: one entry, not two */
+	add_sid("2001:db8:ff::1", RT_TABLE_MAIN, NULL);
+	nlh = frame_begin(RTM_NEWROUTE);
+	sid_msg(nlh, "2001:db8:ff::1", 0, "2001:db8:2::2");
+	frame_end(nlh->nlmsg_len);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 1);
+	assert_int_equal(srv6_fpm_entry(f, 0)->sid.cfg.action, SRV6_ACT_END_X);
+	/* a route with a bad prefix length: refused, the session stays */
+	nlh = frame_begin(RTM_NEWROUTE);
+	rtm = rt_put(nlh, AF_INET6, "2001:db8:ff::2", 128, RT_TABLE_MAIN);
+	rtm->rtm_dst_len = 200;
+	frame_end(nlh->nlmsg_len);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_stats(f)->refused, 1);
+	srv6_fpm_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -392,6 +519,9 @@ int main(void)
 		cmocka_unit_test(nexthop_objects),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(grace),
+		cmocka_unit_test(nexthop_late_and_moves),
+		cmocka_unit_test(stale_survives_redecode),
+		cmocka_unit_test(mpls_and_table0),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
