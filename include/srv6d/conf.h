@@ -251,6 +251,8 @@ struct srv6_conf {
 	char ctl_path[108];            /* control socket; "" = none */
 	struct srv6_conf_fpm fpm;      /* `fpm listen ...`; start-only */
 	struct srv6_conf_kmirror kmirror;  /* `sids-from kernel ...`; start-only */
+	char napi_devs[8][16];         /* `ingress-napi threaded dev IF...`; start-only */
+	unsigned int nnapi;
 	struct srv6_conf_sid *sids;
 	size_t nsids;
 	struct srv6_conf_route *routes;

@@ -109,7 +109,7 @@ struct conf_ctx {
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
 	unsigned int has_sched;
-	unsigned int has_fpm, has_kmirror;
+	unsigned int has_fpm, has_kmirror, has_napi;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -703,6 +703,46 @@ static int l_kmirror(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* "ingress-napi threaded dev IF [IF...]" */
+static int l_napi(struct conf_ctx *x, int argc, char **argv)
+{
+	struct qtok qb;
+
+	if (x->has_napi) {
+		conf_seterr(&x->e, "duplicate \"ingress-napi\" (first at line %u)", x->has_napi);
+		return -EINVAL;
+	}
+	if (argc < 2 || strcmp(argv[1], "threaded")) {
+		conf_seterr(&x->e, argc < 2 ? "missing \"threaded\" after \"ingress-napi\"%s" :
+			    "unknown mode %s after \"ingress-napi\" (threaded)",
+			    argc < 2 ? "" : conf_q(&qb, argv[1]));
+		return -EINVAL;
+	}
+	if (argc < 4 || strcmp(argv[2], "dev")) {
+		conf_seterr(&x->e, "\"ingress-napi threaded\" needs dev IF [IF...]");
+		return -EINVAL;
+	}
+	if (argc - 3 > (int)ARRAY_SIZE(x->c->napi_devs)) {
+		conf_seterr(&x->e, "ingress-napi: at most %zu devices", ARRAY_SIZE(x->c->napi_devs));
+		return -EINVAL;
+	}
+	x->has_napi = x->line;
+	for (int i = 3; i < argc; i++) {
+		if (strlen(argv[i]) >= sizeof(x->c->napi_devs[0]) || strchr(argv[i], '/') ||
+		    !strcmp(argv[i], ".") || !strcmp(argv[i], "..")) {
+			conf_seterr(&x->e, "bad interface name %s for ingress-napi", conf_q(&qb, argv[i]));
+			return -EINVAL;
+		}
+		for (unsigned int k = 0; k < x->c->nnapi; k++)
+			if (!strcmp(x->c->napi_devs[k], argv[i])) {
+				conf_seterr(&x->e, "ingress-napi: %s given twice", conf_q(&qb, argv[i]));
+				return -EINVAL;
+			}
+		snprintf(x->c->napi_devs[x->c->nnapi++], sizeof(x->c->napi_devs[0]), "%s", argv[i]);
+	}
+	return 0;
+}
+
 /* "queue N policy ...": a verdict-policy queue. */
 static int l_pqueue(struct conf_ctx *x, int argc, char **argv)
 {
@@ -787,6 +827,8 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_fpm(x, argc, argv);
 	if (!strcmp(argv[0], "sids-from"))
 		return l_kmirror(x, argc, argv);
+	if (!strcmp(argv[0], "ingress-napi"))
+		return l_napi(x, argc, argv);
 	for (i = 0; i < ARRAY_SIZE(global_kws); i++) {
 		const struct global_kw *g = &global_kws[i];
 		unsigned int *has = (unsigned int *)((char *)x + g->has_off);

@@ -580,6 +580,8 @@ static void start_only_changes(const struct srv6_conf *run,
 	if (nc->kmirror.on != run->kmirror.on || (nc->kmirror.on &&
 	    (nc->kmirror.table != run->kmirror.table || nc->kmirror.proto != run->kmirror.proto)))
 		name_add(names, sizeof(names), "sids-from");
+	if (nc->nnapi != run->nnapi || memcmp(nc->napi_devs, run->napi_devs, sizeof(nc->napi_devs)))
+		name_add(names, sizeof(names), "ingress-napi");
 	if (!pqueues_same(nc, run))
 		name_add(names, sizeof(names), "\"queue N policy\"");
 	if (names[0])
@@ -672,6 +674,8 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	nc->npqueues = d->conf.npqueues;
 	nc->fpm = d->conf.fpm;
 	nc->kmirror = d->conf.kmirror;
+	memcpy(nc->napi_devs, d->conf.napi_devs, sizeof(nc->napi_devs));
+	nc->nnapi = d->conf.nnapi;
 	srv6_conf_free(&d->conf);
 	d->conf = *nc;
 	srv6_conf_init(nc);

@@ -15,6 +15,7 @@
 #include "srv6d/egress.h"
 #include "srv6d/fpm.h"
 #include "srv6d/kmirror.h"
+#include "srv6d/napi.h"
 #include "srv6d/kfeat.h"
 #include "srv6d/log.h"
 #include "srv6d/nfqstat.h"
@@ -110,6 +111,7 @@ struct daemon {
 	/* zebra's FPM (conf `fpm listen`; NULL: off) */
 	struct srv6_fpm *fpm;
 	struct srv6_kmirror *kmirror;   /* conf `sids-from kernel` (NULL: off) */
+	struct srv6_napi_state napi;    /* conf `ingress-napi`: what to put back */
 	bool fpm_dirty;                 /* a learned store changed and the merge did not
 					 * apply: retried every watch tick */
 	uint64_t fpm_applies, fpm_apply_failures, fpm_shadowed, fpm_rejected;

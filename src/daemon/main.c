@@ -364,6 +364,16 @@ int main(int argc, char **argv)
 		srv6_log(LOG_ERR, "%s", err);
 		goto out_queues;
 	}
+	/* the ingress devices' receive work in NAPI threads, as asked */
+	if (d.conf.nnapi) {
+		if (srv6_napi_apply(&d.napi, (const char (*)[IF_NAMESIZE])d.conf.napi_devs, d.conf.nnapi,
+				    err, sizeof(err)) < 0) {
+			srv6_log(LOG_ERR, "%s", err);
+			goto out_queues;
+		}
+		srv6_log(LOG_NOTICE, "ingress-napi: threaded NAPI, RPS off on %u devices (put back "
+			 "at stop)", d.napi.n);
+	}
 	d.nh = srv6_nhctx_open(d.conf.mark_base, d.conf.mark_mask, d.conf.table_base, d.conf.rule_pref, err,
 			       sizeof(err));
 	if (!d.nh) {
@@ -583,6 +593,7 @@ out_queues:
 		srv6_nfq_close(d.pqs[i].nfq);
 	free(d.pqs);
 	srv6_injdev_close(&d.injdev);
+	srv6_napi_restore(&d.napi);
 	srv6_linkwatch_close(d.lw);
 	srv6_nhctx_close(d.nh);
 	srv6_pending_free(&d.pend);

@@ -330,6 +330,11 @@ static void test_globals(void **state)
 	assert_int_equal(c.kmirror.table, 254);
 	assert_int_equal(c.kmirror.proto, 42);
 	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "ingress-napi threaded dev eth0 eth1\n",
+						err, sizeof(err)), 0);
+	assert_int_equal(c.nnapi, 2);
+	assert_string_equal(c.napi_devs[1], "eth1");
+	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
 						"queue 65535\ncpu-affinity none\n"
@@ -439,6 +444,12 @@ static const struct err_case err_cases[] = {
 	{ "worker-sched rr 5\n", "t.conf:1: bad value \"rr\" for worker-sched (other, or fifo PRIO)" },
 	{ "fpm\n", "t.conf:1: missing \"listen\" after \"fpm\"" },
 	{ "sids-from\n", "t.conf:1: missing \"kernel\" after \"sids-from\"" },
+	{ "ingress-napi\n", "t.conf:1: missing \"threaded\" after \"ingress-napi\"" },
+	{ "ingress-napi busy dev eth0\n", "t.conf:1: unknown mode \"busy\" after \"ingress-napi\" (threaded)" },
+	{ "ingress-napi threaded eth0\n", "t.conf:1: \"ingress-napi threaded\" needs dev IF [IF...]" },
+	{ "ingress-napi threaded dev ../x\n", "t.conf:1: bad interface name \"../x\" for ingress-napi" },
+	{ "ingress-napi threaded dev eth0 eth0\n", "t.conf:1: ingress-napi: \"eth0\" given twice" },
+	{ "ingress-napi threaded dev a b c d e f g h i\n", "t.conf:1: ingress-napi: at most 8 devices" },
 	{ "sids-from zebra\n", "t.conf:1: unknown source \"zebra\" after \"sids-from\" (kernel)" },
 	{ "sids-from kernel table\n", "t.conf:1: missing value after \"table\"" },
 	{ "sids-from kernel table 0\n", "t.conf:1: sids-from table \"0\" out of range (1..4294967295)" },
