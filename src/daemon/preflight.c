@@ -283,6 +283,23 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 		fprintf(out, "cpu-affinity none\n");
 	}
 	fprintf(out, "log-level %s\n", srv6_log_level_name(c->log_level));
+	if (c->fpm.on) {
+		inet_ntop(c->fpm.family, c->fpm.addr, a, sizeof(a));
+		fprintf(out, "fpm listen %s %u grace %u%s\n", a, c->fpm.port, c->fpm.grace,
+			c->fpm.remote ? " remote" : "");
+	}
+	if (c->kmirror.on) {
+		fprintf(out, "sids-from kernel table %u", c->kmirror.table);
+		if (c->kmirror.proto >= 0)
+			fprintf(out, " proto %d", c->kmirror.proto);
+		fprintf(out, "\n");
+	}
+	if (c->nnapi) {
+		fprintf(out, "ingress-napi threaded dev");
+		for (unsigned int i = 0; i < c->nnapi; i++)
+			fprintf(out, " %s", c->napi_devs[i]);
+		fprintf(out, "\n");
+	}
 	srv6_hmac_conf_print(c->hmac, out);           /* hmac hook */
 	for (size_t i = 0; i < c->nsids; i++) {
 		r = srv6_sid_format(line, sizeof(line), &c->sids[i].prefix, c->sids[i].plen,
