@@ -42,6 +42,7 @@
 #define SRV6_FPM_NFDS       2            /* listener + session */
 #define SRV6_FPM_MSG_MAX    4096         /* a route or nexthop message kept */
 #define SRV6_FPM_MSG_BYTES  (64u << 20)  /* all the messages kept */
+#define SRV6_FPM_MAX_PARKED 65536        /* routes waiting for their nexthop object */
 
 struct srv6_fpm_stats {
 	uint64_t sessions;        /* accepted */
@@ -94,8 +95,16 @@ void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t ta
  */
 int srv6_fpm_feed_msg(struct srv6_fpm *f, const struct nlmsghdr *nlh);
 
-/** srv6_fpm_has - whether an entry has this prefix (in the table taken). */
-bool srv6_fpm_has(const struct srv6_fpm *f, int family, const void *dst, uint8_t plen);
+/**
+ * srv6_fpm_forget - the route of @nlh (a message the caller filtered out:
+ * another protocol) no longer gives an entry: its record goes (in the
+ * kernel store, only when the metric matches).  1 when an entry went.
+ */
+int srv6_fpm_forget(struct srv6_fpm *f, const struct nlmsghdr *nlh);
+
+/** srv6_fpm_find - the entry with this prefix (in the table taken), or NULL. */
+const struct srv6_fpm_entry *srv6_fpm_find(const struct srv6_fpm *f, int family, const void *dst,
+					    uint8_t plen);
 
 /**
  * srv6_fpm_resync_begin / _end / _abort - around a full dump: begin marks
@@ -154,8 +163,8 @@ int srv6_fpm_tick(struct srv6_fpm *f, int64_t now);
 /** srv6_fpm_count - the stored entries. */
 size_t srv6_fpm_count(const struct srv6_fpm *f);
 
-/** srv6_fpm_parked - routes kept for their nexthop object (none yet, or
- * without SRv6): decoded again when it comes or changes. */
+/** srv6_fpm_parked - routes kept for a nexthop object not sent yet: decoded
+ * when it comes. */
 size_t srv6_fpm_parked(const struct srv6_fpm *f);
 
 /** srv6_fpm_entry - entry @i (< srv6_fpm_count()), in key order; the daemon's

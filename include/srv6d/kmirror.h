@@ -51,6 +51,12 @@ int srv6_kmirror_fd(const struct srv6_kmirror *m);
  */
 int srv6_kmirror_process(struct srv6_kmirror *m);
 
+/**
+ * srv6_kmirror_tick - the watch tick: when events were lost and the dump
+ * that repairs them failed, dump again.  1 when the store changed.
+ */
+int srv6_kmirror_tick(struct srv6_kmirror *m);
+
 /** srv6_kmirror_store - the entries (fpm.h's accessors read them). */
 struct srv6_fpm *srv6_kmirror_store(struct srv6_kmirror *m);
 

@@ -29,6 +29,7 @@ struct srv6_rtkey {
 	uint8_t dst[16];               /* RTA_DST, zero when absent (default) */
 	uint32_t table;                /* RTA_TABLE, else rtm_table */
 	uint32_t nhid;                 /* RTA_NH_ID, 0 when absent */
+	uint32_t priority;             /* RTA_PRIORITY (the metric), 0 when absent */
 	uint16_t encap_type;           /* RTA_ENCAP_TYPE, 0 when absent */
 	bool multipath;                /* RTA_MULTIPATH: nexthops (and their
 	                                * encaps) srv6d does not read */

@@ -244,7 +244,8 @@ static int parse_route(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey
 		return -EINVAL;
 	alen = rtm->rtm_family == AF_INET6 ? 16 : 4;
 	if (rtm->rtm_dst_len > alen * 8 || !fits(t->a[RTA_DST], alen) || !fits(t->a[RTA_TABLE], 4) ||
-	    !fits(t->a[RTA_NH_ID], 4) || !fits(t->a[RTA_ENCAP_TYPE], 2))
+	    !fits(t->a[RTA_NH_ID], 4) || !fits(t->a[RTA_ENCAP_TYPE], 2) ||
+	    !fits(t->a[RTA_PRIORITY], 4))
 		return -EINVAL;
 	k->family = rtm->rtm_family;
 	k->plen = rtm->rtm_dst_len;
@@ -252,6 +253,7 @@ static int parse_route(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey
 		memcpy(k->dst, mnl_attr_get_payload(t->a[RTA_DST]), alen);
 	k->table = t->a[RTA_TABLE] ? u32(t->a[RTA_TABLE]) : rtm->rtm_table;
 	k->nhid = t->a[RTA_NH_ID] ? u32(t->a[RTA_NH_ID]) : 0;
+	k->priority = t->a[RTA_PRIORITY] ? u32(t->a[RTA_PRIORITY]) : 0;
 	if (t->a[RTA_ENCAP_TYPE])
 		memcpy(&k->encap_type, mnl_attr_get_payload(t->a[RTA_ENCAP_TYPE]), 2);
 	k->multipath = t->a[RTA_MULTIPATH] != NULL;

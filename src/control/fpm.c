@@ -286,9 +286,23 @@ static void *msg_keep(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	return m;
 }
 
-/* The route at @k gives no entry: drop the stored one; when it names a
- * nexthop, park its message (replacing a parked one).  1 when an entry went. */
-static int no_entry(struct srv6_fpm *f, const struct srv6_rtkey *k, const struct nlmsghdr *nlh)
+/* The record of @k in the entries or the parked routes (NULL: none). */
+static struct fent *rec_find(const struct srv6_fpm *f, const struct srv6_rtkey *k)
+{
+	bool found;
+	size_t i = key_search(f->ents, f->n, k, &found);
+
+	if (found)
+		return f->ents[i];
+	i = key_search(f->park, f->npark, k, &found);
+	return found ? f->park[i] : NULL;
+}
+
+/* The route at @k gives no entry: drop its record (entry or parked).  With
+ * @park (a route whose nexthop object has not come), keep its message
+ * parked, stale as @stale, until the object comes.  1 when an entry went. */
+static int no_entry(struct srv6_fpm *f, const struct srv6_rtkey *k, const struct nlmsghdr *park,
+		    bool stale)
 {
 	bool found;
 	size_t i = key_search(f->ents, f->n, k, &found);
@@ -301,12 +315,13 @@ static int no_entry(struct srv6_fpm *f, const struct srv6_rtkey *k, const struct
 	i = key_search(f->park, f->npark, k, &found);
 	if (found)
 		vec_remove(f, f->park, &f->npark, i);
-	if (nlh && k->nhid && nlh->nlmsg_type == RTM_NEWROUTE) {
-		struct fent *fe = calloc(1, sizeof(*fe));
+	if (park) {
+		struct fent *fe = f->npark < SRV6_FPM_MAX_PARKED ? calloc(1, sizeof(*fe)) : NULL;
 
-		if (fe && (fe->msg = msg_keep(f, nlh))) {
+		if (fe && (fe->msg = msg_keep(f, park))) {
 			fe->key = *k;
 			fe->nhid = k->nhid;
+			fe->e.stale = stale;
 			if (vec_insert(&f->park, &f->npark, &f->parkcap, i, fe) == 0)
 				return gone;
 		}
@@ -317,6 +332,13 @@ static int no_entry(struct srv6_fpm *f, const struct srv6_rtkey *k, const struct
 	return gone;
 }
 
+/* In the kernel, routes of one prefix and table with other metrics are other
+ * routes: a message about one of them leaves the mirrored entry alone. */
+static bool other_route(const struct srv6_fpm *f, const struct fent *rec, const struct srv6_rtkey *k)
+{
+	return f->origin == SRV6_ORIGIN_KERNEL && rec && rec->key.priority != k->priority;
+}
+
 /* RTM_NEWROUTE / RTM_DELROUTE @nlh (nlmsg_len checked).  1 changed, 0 not, -EPROTO. */
 static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 {
@@ -325,8 +347,8 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	struct srv6_fpm_entry e;
 	const struct fnh *nh = NULL;
 	struct srv6_rtkey k;
-	struct fent *fe;
-	bool found;
+	struct fent *fe, *rec;
+	bool found, stale;
 	size_t i, pos;
 	int r;
 
@@ -339,56 +361,78 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		return 0;
 	}
 	if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0) {
-		struct srv6_rtkey kk = { .family = rtm->rtm_family, .plen = rtm->rtm_dst_len };
-
-		refuse(f, &kk, "malformed attributes");
+		if (!f->redecode) {
+			f->st.refused++;
+			if (f->logged++ < FPM_LOG_MAX)
+				srv6_log(LOG_WARNING, "%s: a route message with malformed attributes "
+					 "refused", srv6_origin_name((enum srv6_origin)f->origin));
+		}
 		return 0;
 	}
 	if (!k.table)
 		k.table = RT_TABLE_MAIN;     /* what the kernel means by it */
+	rec = rec_find(f, &k);
+	/* a re-decode keeps the record's staleness whatever it turns into: a
+	 * restarted zebra's nexthop must not revive an old route */
+	stale = f->redecode ? rec && rec->e.stale : false;
+	if (other_route(f, rec, &k))
+		return 0;
 	if (nlh->nlmsg_type == RTM_DELROUTE) {
 		f->st.dels++;
-		return no_entry(f, &k, NULL);
+		return no_entry(f, &k, NULL, false);
 	}
 	if (!f->redecode)
 		f->st.adds++;
 	if (k.nhid) {
 		nh = nh_find(f, k.nhid, &pos);
-		if (!nh)      /* not sent yet: parked until it is */
-			return no_entry(f, &k, nlh);
+		if (!nh && k.table == f->table)    /* not sent yet: parked until it is */
+			return no_entry(f, &k, nlh, stale);
 	}
 	if (k.multipath) {
 		if (!f->redecode)
 			f->st.not_srv6++;      /* srv6d does not read RTA_MULTIPATH nexthops */
-		return no_entry(f, &k, nlh);
+		return no_entry(f, &k, NULL, false);
 	}
-	r = srv6_rtmsg_conf(nlh, nh ? nh->msg : NULL, ifname_cb, NULL, line, sizeof(line), why,
-			    sizeof(why));
+	r = nh || !k.nhid ? srv6_rtmsg_conf(nlh, nh ? nh->msg : NULL, ifname_cb, NULL, line,
+					    sizeof(line), why, sizeof(why)) : 0;
 	if (r == 0) {
 		if (!f->redecode)
 			f->st.not_srv6++;
-		return no_entry(f, &k, nlh);
-	}
-	if (r < 0) {
-		refuse(f, &k, why);
-		return no_entry(f, &k, nlh);
+		return no_entry(f, &k, NULL, false);
 	}
 	if (k.table != f->table) {
 		if (!f->redecode)
 			f->st.refused_table++;
 		refuse(f, &k, f->table == RT_TABLE_MAIN ? "not in the main table (a VRF's route: "
 		       "srv6d's SIDs and policies are global)" : "not in the table taken");
-		return no_entry(f, &k, NULL);
+		return no_entry(f, &k, NULL, false);
+	}
+	if (r < 0) {
+		refuse(f, &k, why);
+		return no_entry(f, &k, NULL, false);
 	}
 	if (line_parse(line, f->origin, &e, why, sizeof(why)) < 0) {
 		refuse(f, &k, why);
-		return no_entry(f, &k, nlh);
+		return no_entry(f, &k, NULL, false);
+	}
+	if (f->origin == SRV6_ORIGIN_KERNEL && !e.is_sid) {
+		if (!f->redecode)
+			f->st.not_srv6++;      /* sids-from: a policy is no SID */
+		return no_entry(f, &k, NULL, false);
+	}
+	i = key_search(f->ents, f->n, &k, &found);
+	if (!found && f->n >= SRV6_FPM_MAX_ENTRIES) {
+		refuse(f, &k, "the store is full");
+		return no_entry(f, &k, NULL, false);
 	}
 	/* an entry now: not parked */
-	i = key_search(f->park, f->npark, &k, &found);
-	if (found)
-		vec_remove(f, f->park, &f->npark, i);
-	i = key_search(f->ents, f->n, &k, &found);
+	{
+		bool pf;
+		size_t pi = key_search(f->park, f->npark, &k, &pf);
+
+		if (pf)
+			vec_remove(f, f->park, &f->npark, pi);
+	}
 	fe = found ? f->ents[i] : calloc(1, sizeof(*fe));
 	if (!fe) {
 		refuse(f, &k, "out of memory");
@@ -398,31 +442,31 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		/* the same entry again: a replay (a new session's replay
 		 * also tries a rejected entry again), or the same result
 		 * through another nexthop; a re-decode keeps what it was */
-		if (!f->redecode && fe->e.stale)
+		if (f->redecode)
+			return 0;
+		if (fe->e.stale)
 			fe->e.rejected = false;
-		if (!f->redecode)
-			fe->e.stale = false;
-		if (!f->redecode) {    /* follow the nexthop the route names now */
-			void *m = k.nhid ? msg_keep(f, nlh) : NULL;
-
-			if (k.nhid && !m) {
-				refuse(f, &k, "too many messages kept");
-				vec_remove(f, f->ents, &f->n, i);
-				return 1;
-			}
-			if (fe->msg)
-				f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
-			free(fe->msg);
-			fe->msg = m;
-			fe->nhid = k.nhid;
-			fe->key.nhid = k.nhid;
+		fe->e.stale = false;
+		fe->key.priority = k.priority;
+		/* follow the nexthop the route names now (the old message
+		 * goes first: a replay near the bound must not fail) */
+		if (fe->msg)
+			f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
+		free(fe->msg);
+		fe->msg = k.nhid ? msg_keep(f, nlh) : NULL;
+		fe->nhid = k.nhid;
+		fe->key.nhid = k.nhid;
+		if (k.nhid && !fe->msg) {
+			refuse(f, &k, "too many messages kept");
+			vec_remove(f, f->ents, &f->n, i);
+			return 1;
 		}
 		return 0;
 	}
-	if (!found && f->n >= SRV6_FPM_MAX_ENTRIES) {
-		free(fe);
-		refuse(f, &k, "the store is full");
-		return 0;
+	if (found && fe->msg) {       /* replaced below: its bytes free first */
+		f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
+		free(fe->msg);
+		fe->msg = NULL;
 	}
 	char *l = strdup(line);
 	void *m = k.nhid ? msg_keep(f, nlh) : NULL;
@@ -451,12 +495,7 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		refuse(f, &k, "out of memory");
 		return 0;
 	}
-	bool stale = found && fe->e.stale && f->redecode;
-
 	free(fe->line);
-	if (fe->msg)
-		f->msg_bytes -= ((const struct nlmsghdr *)fe->msg)->nlmsg_len;
-	free(fe->msg);
 	fe->key = k;
 	fe->line = l;
 	fe->msg = m;
@@ -502,7 +541,8 @@ static int redecode(struct srv6_fpm *f, uint32_t id)
 }
 
 /* RTM_NEWNEXTHOP / RTM_DELNEXTHOP: kept by id; the routes naming a
- * changed one are decoded again.  1 changed, 0 not, -EPROTO. */
+ * changed one are decoded again, those naming a deleted one go (the kernel
+ * deletes them silently).  1 changed, 0 not, -EPROTO. */
 static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 {
 	uint32_t id;
@@ -515,9 +555,28 @@ static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	f->st.nexthops++;
 	nh = nh_find(f, id, &pos);
 	if (nlh->nlmsg_type == RTM_DELNEXTHOP) {
+		size_t k = 0, gone = 0;
+
 		if (nh)
 			nh_remove(f, pos);
-		return 0;     /* zebra deletes the routes first */
+		for (size_t i = 0; i < f->n; i++) {
+			if (f->ents[i]->nhid == id) {
+				fent_free(f, f->ents[i]);
+				gone++;
+			} else {
+				f->ents[k++] = f->ents[i];
+			}
+		}
+		f->n = k;
+		k = 0;
+		for (size_t i = 0; i < f->npark; i++) {
+			if (f->park[i]->nhid == id)
+				fent_free(f, f->park[i]);
+			else
+				f->park[k++] = f->park[i];
+		}
+		f->npark = k;
+		return gone > 0;
 	}
 	if (nh && nh->len == nlh->nlmsg_len && !memcmp(nh->msg, nlh, nh->len)) {
 		nh->stale = false;
@@ -557,6 +616,19 @@ static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	return redecode(f, id);
 }
 
+int srv6_fpm_forget(struct srv6_fpm *f, const struct nlmsghdr *nlh)
+{
+	struct srv6_rtkey k;
+
+	if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0)
+		return 0;
+	if (!k.table)
+		k.table = RT_TABLE_MAIN;
+	if (other_route(f, rec_find(f, &k), &k))
+		return 0;
+	return no_entry(f, &k, NULL, false);
+}
+
 int srv6_fpm_feed_msg(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 {
 	switch (nlh->nlmsg_type) {
@@ -572,14 +644,16 @@ int srv6_fpm_feed_msg(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	}
 }
 
-bool srv6_fpm_has(const struct srv6_fpm *f, int family, const void *dst, uint8_t plen)
+const struct srv6_fpm_entry *srv6_fpm_find(const struct srv6_fpm *f, int family, const void *dst,
+					    uint8_t plen)
 {
 	struct srv6_rtkey k = { .family = (uint8_t)family, .plen = plen, .table = f->table };
 	bool found;
+	size_t i;
 
 	memcpy(k.dst, dst, family == AF_INET6 ? 16 : 4);
-	(void)key_search(f->ents, f->n, &k, &found);
-	return found;
+	i = key_search(f->ents, f->n, &k, &found);
+	return found ? &f->ents[i]->e : NULL;
 }
 
 /* Remove the stale entries (one pass) and parked routes and nexthops that

@@ -12,10 +12,10 @@
 #include <time.h>
 
 #include <libmnl/libmnl.h>
-#include <linux/lwtunnel.h>
 #include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
+#include "srv6d/fallback.h"
 #include "srv6d/kmirror.h"
 #include "srv6d/log.h"
 #include "srv6d/rtmsg.h"
@@ -27,8 +27,10 @@ struct srv6_kmirror {
 	struct srv6_fpm *store;
 	uint32_t table;
 	int proto;
+	bool need_resync;         /* events were lost and a dump failed: tick */
 	struct srv6_kmirror_stats st;
 };
+
 
 /* Take @nlh (nlmsg_len bytes checked by libmnl) when it is ours: 1 changed. */
 static int take(struct srv6_kmirror *m, const struct nlmsghdr *nlh)
@@ -42,12 +44,18 @@ static int take(struct srv6_kmirror *m, const struct nlmsghdr *nlh)
 			return 0;
 		}
 		rtm = mnl_nlmsg_get_payload(nlh);
-		if ((k.table ? k.table : RT_TABLE_MAIN) != m->table ||
-		    k.encap_type == LWTUNNEL_ENCAP_SEG6 ||          /* sids-from: no policies */
-		    (m->proto >= 0 && rtm->rtm_protocol != m->proto) ||
-		    rtm->rtm_type != RTN_UNICAST) {
+		/* other tables, other types (srv6d's fail-open blackholes, the
+		 * local table's routes), srv6d's own routes (fallback.h's
+		 * protocol: never a SID, never a reason to drop one) */
+		if ((k.table ? k.table : RT_TABLE_MAIN) != m->table || rtm->rtm_type != RTN_UNICAST ||
+		    rtm->rtm_protocol == SRV6_FALLBACK_PROTO) {
 			m->st.filtered++;
 			return 0;
+		}
+		/* another protocol: not taken, and a SID it replaced is gone */
+		if (m->proto >= 0 && rtm->rtm_protocol != m->proto) {
+			m->st.filtered++;
+			return srv6_fpm_forget(m->store, nlh) > 0;
 		}
 	} else if (nlh->nlmsg_type != RTM_NEWNEXTHOP && nlh->nlmsg_type != RTM_DELNEXTHOP) {
 		return 0;
@@ -127,23 +135,53 @@ out_close:
 	return r;
 }
 
+/* dump_one(), again while the kernel says the dump was interrupted (libmnl
+ * turns NLM_F_DUMP_INTR into EINTR: the table changed meanwhile). */
+static int dump_retry(struct srv6_kmirror *m, uint16_t type)
+{
+	int r = -EINTR;
+
+	for (int i = 0; i < 4 && r == -EINTR; i++)
+		r = dump_one(m, type);
+	return r;
+}
+
 /* A full dump: nexthop objects first (the routes name them), then the
- * routes; entries the dump does not have go.  1 changed, 0 not, -errno. */
+ * routes; entries the dump does not have go.  1 changed, 0 not, -errno
+ * (the store as it was: a failed dump is no deletion). */
 static int resync(struct srv6_kmirror *m)
 {
-	int a, b, gone;
+	int a, b;
 
 	m->st.dumps++;
 	srv6_fpm_resync_begin(m->store);
-	a = dump_one(m, RTM_GETNEXTHOP);     /* a kernel without them: -EOPNOTSUPP, fine */
-	b = dump_one(m, RTM_GETROUTE);
+	a = dump_retry(m, RTM_GETNEXTHOP);
+	if (a == -EOPNOTSUPP || a == -EAFNOSUPPORT)
+		a = 0;                       /* a kernel without nexthop objects */
+	b = a < 0 ? a : dump_retry(m, RTM_GETROUTE);
 	if (b < 0) {
-		/* keep what there was: a failed dump is no deletion */
 		srv6_fpm_resync_abort(m->store);
+		m->need_resync = true;
 		return b;
 	}
-	gone = srv6_fpm_resync_end(m->store);
-	return (a > 0) | (b > 0) | gone;
+	m->need_resync = false;
+	return (a > 0) | (b > 0) | srv6_fpm_resync_end(m->store);
+}
+
+int srv6_kmirror_tick(struct srv6_kmirror *m)
+{
+	int r;
+
+	if (!m->need_resync)
+		return 0;
+	r = resync(m);
+	if (r < 0) {
+		srv6_log(LOG_ERR, "sids-from kernel: route dump: %s (tried again in a second)",
+			 strerror(-r));
+		return 0;
+	}
+	srv6_log(LOG_NOTICE, "sids-from kernel: the routes dumped again: the mirror is whole");
+	return r;
 }
 
 struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *err,
@@ -173,6 +211,12 @@ struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *
 	}
 	(void)mnl_socket_setsockopt(m->ev, NETLINK_ADD_MEMBERSHIP,
 				    &(int){ RTNLGRP_NEXTHOP }, sizeof(int));
+	/* room for a burst (a routing daemon installing a table): 4 MiB, past
+	 * rmem_max as root (an overrun is repaired by a dump anyway) */
+	if (setsockopt(mnl_socket_get_fd(m->ev), SOL_SOCKET, SO_RCVBUFFORCE, &(int){ 4 << 20 },
+		       sizeof(int)) < 0)
+		(void)setsockopt(mnl_socket_get_fd(m->ev), SOL_SOCKET, SO_RCVBUF, &(int){ 4 << 20 },
+				 sizeof(int));
 	r = resync(m);
 	if (r < 0) {
 		snprintf(err, errlen, "sids-from kernel: route dump: %s", strerror(-r));
@@ -213,21 +257,26 @@ int srv6_kmirror_process(struct srv6_kmirror *m)
 			if (errno == EINTR)
 				continue;
 			if (errno == ENOBUFS) {   /* events lost: the dump says what is */
-				int r;
-
 				m->st.overruns++;
-				srv6_log(LOG_WARNING, "sids-from kernel: route events lost (ENOBUFS): "
-					 "dumping the routes again");
-				r = resync(m);
-				if (r < 0)
-					srv6_log(LOG_ERR, "sids-from kernel: route dump: %s", strerror(-r));
-				else
-					w.changed |= r;
+				m->need_resync = true;
 				continue;
 			}
 			break;    /* EAGAIN: all read */
 		}
 		(void)mnl_cb_run(buf, (size_t)len, 0, 0, walk_cb, &w);
+	}
+	/* at most one dump a call, after the events read */
+	if (m->need_resync) {
+		int r;
+
+		srv6_log(LOG_WARNING, "sids-from kernel: route events lost (ENOBUFS): dumping the "
+			 "routes again");
+		r = resync(m);
+		if (r < 0)
+			srv6_log(LOG_ERR, "sids-from kernel: route dump: %s (tried again in a second)",
+				 strerror(-r));
+		else
+			w.changed |= r;
 	}
 	return w.changed;
 }

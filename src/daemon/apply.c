@@ -740,7 +740,7 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 			bool *live)
 {
 	struct srv6_conf again;
-	bool *held = NULL;
+	bool *held = NULL, *was;
 	size_t n = learned_count(d);
 	int r;
 
@@ -754,8 +754,14 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 	}
 	/* a reload tries the rejected entries again (what refused them may
 	 * be fixed); the ones still refused are isolated again at the tick */
-	for (size_t i = 0; i < n; i++)
-		learned_entry(d, i, NULL)->rejected = false;
+	was = calloc(n, sizeof(*was));
+	for (size_t i = 0; i < n; i++) {
+		struct srv6_fpm_entry *e = learned_entry(d, i, NULL);
+
+		if (was)
+			was[i] = e->rejected;
+		e->rejected = false;
+	}
 	fpm_pick(d, NULL);
 	r = fpm_merge(d, nc);
 	if (!r)
@@ -765,6 +771,7 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 		snprintf(err, errlen, "out of memory");
 	}
 	if (!r || *live) {
+		free(was);
 		srv6_conf_free(&again);
 		return r;
 	}
@@ -772,6 +779,7 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 	 * itself decides whether the reload fails */
 	held = calloc(n, sizeof(*held));
 	if (!held) {
+		free(was);
 		srv6_conf_free(&again);
 		return r;
 	}
@@ -800,6 +808,10 @@ static int reload_apply(struct daemon *d, struct srv6_conf *nc, char *err, size_
 		}
 	}
 	free(held);
+	/* the reload failed whole: the entries rejected before stay so */
+	for (size_t i = 0; was && r < 0 && !*live && i < n; i++)
+		learned_entry(d, i, NULL)->rejected = was[i];
+	free(was);
 	fpm_pick(d, NULL);
 	srv6_conf_free(&again);
 	return r;

@@ -118,6 +118,7 @@ struct daemon {
 	double fpm_apply_ms;            /* the last merge's apply, milliseconds */
 	size_t fpm_peak;                /* most learned entries since the last trim */
 	int fpm_backoff;                /* s before a dirty merge is tried again: 1 .. 60 */
+	unsigned int fpm_budget;        /* applies left to this fpm_apply()'s bisect */
 	int64_t fpm_next;               /* CLOCK_MONOTONIC s: no retry before */
 };
 

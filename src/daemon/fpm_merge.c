@@ -194,10 +194,14 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 				why = "it signs with an HMAC key srv6d.conf has no `hmac key` line for";
 		}
 		/* the kernel's: zebra's FPM entry with this prefix wins */
-		if (!why && k &&
-		    (e->is_sid ? srv6_fpm_has(st[0], AF_INET6, &e->sid.prefix, e->sid.plen) :
-		     srv6_fpm_has(st[0], e->route.family, &e->route.prefix, e->route.plen)))
-			why = "zebra's FPM has it";
+		if (!why && k) {
+			const struct srv6_fpm_entry *o = e->is_sid ?
+				srv6_fpm_find(st[0], AF_INET6, &e->sid.prefix, e->sid.plen) :
+				srv6_fpm_find(st[0], e->route.family, &e->route.prefix, e->route.plen);
+
+			if (o && o->is_sid == e->is_sid && !o->rejected)
+				why = "zebra's FPM has it";
+		}
 		if (why) {
 			if (!e->shadow_logged) {
 				ent_name(e, name, sizeof(name));
@@ -229,6 +233,11 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc)
 	}
 	return 0;
 }
+
+/* Whole applies one fpm_apply() may spend isolating bad entries (each is a
+ * conf_apply(): tens to hundreds of ms with 10k entries); the rest waits for
+ * the backoff. */
+#define FPM_APPLY_BUDGET 32
 
 static double mono_ms(void)
 {
@@ -322,6 +331,11 @@ static void bisect(struct daemon *d, bool *live, const size_t *idx, size_t k)
 
 	if (!k)
 		return;
+	if (!d->fpm_budget) {
+		d->fpm_dirty = true;   /* the rest after the backoff: the loop must run */
+		return;
+	}
+	d->fpm_budget--;
 	for (size_t i = 0; i < k; i++)
 		live[idx[i]] = true;
 	fpm_pick(d, live);
@@ -365,6 +379,7 @@ void fpm_apply(struct daemon *d)
 	int r;
 
 	d->fpm_dirty = true;
+	d->fpm_budget = FPM_APPLY_BUDGET;
 	fpm_pick(d, NULL);
 	r = try_apply(d, err, sizeof(err), &lv);
 	if (!r || lv) {

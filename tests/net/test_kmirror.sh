@@ -15,7 +15,9 @@
 #
 # Checks: SIDs present at start are mirrored (origin kernel) and srv6d
 # processes their packets (its counters move); a route added later appears,
-# a deleted one goes with its steering rule; a conf line wins over a kernel
+# a deleted one goes with its steering rule; routes of the SID's prefix with
+# other metrics leave it alone, a replace by a protocol not taken removes it;
+# a conf line wins over a kernel
 # route with its prefix; other tables and protocols are filtered as
 # configured; after srv6d stops the kernel's seg6local processes the same
 # packets (the kernel is the fallback), and srv6d's output was the same as
@@ -77,6 +79,17 @@ krt del 2001:db8:ff::40/128
 wait_until 20 eval '! has_sid 2001:db8:ff::40'
 check "a deleted one goes, with its steering rule" \
 	eval '! has_sid 2001:db8:ff::40 && ! steered 2001:db8:ff::40'
+krt add 2001:db8:ff::9/128 dev "$RTR_IF_DST" metric 2000
+krt add 2001:db8:ff::41/128 encap seg6local action End dev "$RTR_IF_SRC"
+wait_until 20 eval 'has_sid 2001:db8:ff::41'
+krt del 2001:db8:ff::9/128 dev "$RTR_IF_DST" metric 2000
+check "a plain route with the SID's prefix and another metric, added and deleted: the SID stays" \
+	eval 'has_sid 2001:db8:ff::9 && steered 2001:db8:ff::9'
+krt replace 2001:db8:ff::41/128 encap seg6local action End dev "$RTR_IF_SRC" proto static
+wait_until 20 eval '! has_sid 2001:db8:ff::41'
+check "a SID replaced by a route of a protocol not taken: gone" \
+	eval '! has_sid 2001:db8:ff::41 && ! steered 2001:db8:ff::41'
+krt del 2001:db8:ff::41/128
 krt replace 2001:db8:ff::9/128 encap seg6local action End flavors psp dev "$RTR_IF_SRC" 2>/dev/null ||
 	krt replace 2001:db8:ff::9/128 encap seg6local action End.X nh6 "$DST_ADDR" dev "$RTR_IF_DST"
 wait_until 20 eval '! ctl sid show 2001:db8:ff::9 | grep -q "^2001:db8:ff::9 action End dev"'

@@ -410,11 +410,7 @@ static void nexthop_late_and_moves(void **state)
 	nh_put(7, SEG6_LOCAL_ACTION_END);
 	assert_int_equal(feed_all(f), 1);
 	assert_int_equal(srv6_fpm_count(f), 1);
-	/* the nexthop loses its encap: the entry goes (parked again); it
-	 * comes back when the encap does */
-	nh_plain(7);
-	assert_int_equal(feed_all(f), 1);
-	assert_int_equal(srv6_fpm_count(f), 0);
+	/* the nexthop changes: the route follows */
 	nh_put(7, SEG6_LOCAL_ACTION_END_T);
 	assert_int_equal(feed_all(f), 1);
 	assert_int_equal(srv6_fpm_entry(f, 0)->sid.cfg.action, SRV6_ACT_END_T);
@@ -433,7 +429,17 @@ static void nexthop_late_and_moves(void **state)
 	/* re-decodes count nothing zebra did not send */
 	assert_int_equal(srv6_fpm_stats(f)->adds, 2);
 	assert_int_equal(srv6_fpm_stats(f)->refused, 0);
-	/* RTM_DELNEXTHOP forgets it; the route's delete removes the entry */
+	/* a nexthop without SRv6: the route's entry goes, and is not kept (a
+	 * full table of plain routes would be); zebra sends a route again
+	 * when its nexthop group changes */
+	nh_plain(8);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 0);
+	assert_int_equal(srv6_fpm_parked(f), 0);
+	nh_route("2001:db8:ff::21", 7);
+	assert_int_equal(feed_all(f), 1);
+	/* RTM_DELNEXTHOP forgets it and the routes naming it (the kernel
+	 * deletes them silently) */
 	{
 		struct nlmsghdr *nlh = frame_begin(RTM_DELNEXTHOP);
 		struct nhmsg *nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
@@ -442,10 +448,18 @@ static void nexthop_late_and_moves(void **state)
 		mnl_attr_put_u32(nlh, NHA_ID, 7);
 		frame_end(nlh->nlmsg_len);
 	}
-	assert_int_equal(feed_all(f), 0);
-	del_route(AF_INET6, "2001:db8:ff::21", 128);
 	assert_int_equal(feed_all(f), 1);
 	assert_int_equal(srv6_fpm_count(f), 0);
+	/* plain routes through plain nexthops: neither stored nor parked */
+	nh_plain(9);
+	for (int i = 0; i < 50; i++) {
+		char a[64];
+
+		snprintf(a, sizeof(a), "2001:db8:5::%x", i + 1);
+		nh_route(a, 9);
+	}
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_count(f) + srv6_fpm_parked(f), 0);
 	srv6_fpm_free(f);
 }
 
@@ -465,6 +479,18 @@ static void stale_survives_redecode(void **state)
 	assert_true(srv6_fpm_entry(f, 0)->stale);
 	assert_int_equal(srv6_fpm_tick(f, 130), 1);
 	assert_int_equal(srv6_fpm_count(f), 0);
+	/* a stale parked route whose nexthop comes in the next session stays
+	 * stale: gone when the grace time ends */
+	nh_route("2001:db8:ff::23", 77);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_parked(f), 1);
+	srv6_fpm_session_lost(f, 140);
+	nh_put(77, SEG6_LOCAL_ACTION_END);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 1);
+	assert_true(srv6_fpm_entry(f, 0)->stale);
+	assert_int_equal(srv6_fpm_tick(f, 170), 1);
+	assert_int_equal(srv6_fpm_count(f) + srv6_fpm_parked(f), 0);
 	/* stale nexthops go too: a route naming 7 now waits */
 	srv6_fpm_session_lost(f, 200);
 	assert_int_equal(srv6_fpm_tick(f, 230), 0);
