@@ -126,6 +126,36 @@ static void vec_remove(struct srv6_fpm *f, struct fent **v, size_t *n, size_t i)
 	(*n)--;
 }
 
+/* Free the records of @v[0..*@n) that @drop(record, @arg) picks, keeping
+ * the others in order, in one pass.  How many went. */
+static size_t vec_drop(struct srv6_fpm *f, struct fent **v, size_t *n,
+		       bool (*drop)(const struct fent *fe, uint32_t arg), uint32_t arg)
+{
+	size_t k = 0, gone = 0;
+
+	for (size_t i = 0; i < *n; i++) {
+		if (drop(v[i], arg)) {
+			fent_free(f, v[i]);
+			gone++;
+		} else {
+			v[k++] = v[i];
+		}
+	}
+	*n = k;
+	return gone;
+}
+
+static bool is_stale(const struct fent *fe, uint32_t arg)
+{
+	(void)arg;
+	return fe->e.stale;
+}
+
+static bool names_nh(const struct fent *fe, uint32_t id)
+{
+	return fe->nhid == id;
+}
+
 /* Put @fe into @v at index @i.  0 or -ENOMEM. */
 static int vec_insert(struct fent ***v, size_t *n, size_t *cap, size_t i, struct fent *fe)
 {
@@ -555,27 +585,12 @@ static int on_nexthop(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	f->st.nexthops++;
 	nh = nh_find(f, id, &pos);
 	if (nlh->nlmsg_type == RTM_DELNEXTHOP) {
-		size_t k = 0, gone = 0;
+		size_t gone;
 
 		if (nh)
 			nh_remove(f, pos);
-		for (size_t i = 0; i < f->n; i++) {
-			if (f->ents[i]->nhid == id) {
-				fent_free(f, f->ents[i]);
-				gone++;
-			} else {
-				f->ents[k++] = f->ents[i];
-			}
-		}
-		f->n = k;
-		k = 0;
-		for (size_t i = 0; i < f->npark; i++) {
-			if (f->park[i]->nhid == id)
-				fent_free(f, f->park[i]);
-			else
-				f->park[k++] = f->park[i];
-		}
-		f->npark = k;
+		gone = vec_drop(f, f->ents, &f->n, names_nh, id);
+		(void)vec_drop(f, f->park, &f->npark, names_nh, id);
 		return gone > 0;
 	}
 	if (nh && nh->len == nlh->nlmsg_len && !memcmp(nh->msg, nlh, nh->len)) {
@@ -660,26 +675,10 @@ const struct srv6_fpm_entry *srv6_fpm_find(const struct srv6_fpm *f, int family,
  * are stale; the number of entries that went. */
 static size_t sweep(struct srv6_fpm *f)
 {
-	size_t k = 0, gone = 0;
+	size_t k = 0, gone;
 
-	for (size_t i = 0; i < f->n; i++) {
-		if (f->ents[i]->e.stale) {
-			fent_free(f, f->ents[i]);
-			gone++;
-		} else {
-			f->ents[k++] = f->ents[i];
-		}
-	}
-	f->n = k;
-	k = 0;
-	for (size_t i = 0; i < f->npark; i++) {
-		if (f->park[i]->e.stale)
-			fent_free(f, f->park[i]);
-		else
-			f->park[k++] = f->park[i];
-	}
-	f->npark = k;
-	k = 0;
+	gone = vec_drop(f, f->ents, &f->n, is_stale, 0);
+	(void)vec_drop(f, f->park, &f->npark, is_stale, 0);
 	for (size_t i = 0; i < f->nnh; i++) {
 		if (f->nhs[i].stale) {
 			f->msg_bytes -= f->nhs[i].len;
