@@ -553,6 +553,7 @@ int main(int argc, char **argv)
 			watch_next = mono_usec() + WATCH_INTERVAL_S * 1000000ull;
 			if (daemon_watch(&d) < 0)
 				break;
+			/* `|`: both stores tick every time, whatever the first says */
 			if ((d.fpm && srv6_fpm_tick(d.fpm, (int64_t)(now / 1000000))) |
 			    (d.kmirror && srv6_kmirror_tick(d.kmirror)) ||
 			    (d.fpm_dirty && (int64_t)(now / 1000000) >= d.fpm_next))
