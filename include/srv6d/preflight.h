@@ -51,6 +51,13 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out);
  */
 int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *sc);
 
+/**
+ * srv6_steer_gate_of - the match of srv6d's context gate for @c's
+ * mark-base/mark-mask (include/srv6d/steer.h): the base and the mask
+ * without the index bits.  Pure.
+ */
+void srv6_steer_gate_of(const struct srv6_conf *c, uint32_t *mark, uint32_t *mask);
+
 /** srv6_steer_cfg_release - free what srv6_steer_cfg_from_conf() allocated. */
 void srv6_steer_cfg_release(struct srv6_steer_cfg *sc);
 

@@ -23,6 +23,27 @@
  *   -A SRV6D -o srv6d0 -j NFQUEUE --queue-balance 0:1 --queue-bypass
  *   COMMIT
  *
+ * When the conf has SIDs whose results carry a next-hop context mark
+ * (include/srv6d/nhctx.h), the first rule of mangle PREROUTING of that family
+ * is srv6d's context gate, in both egress modes:
+ *
+ *   *mangle
+ *   -I PREROUTING 1 -m mark --mark 0x6d000000/0xff000000 -j ACCEPT
+ *   COMMIT
+ *
+ * A result carrying a context leaves the mangle table there: no later mangle
+ * PREROUTING rule (a `CONNMARK --restore-mark`, a MARK) can reset the mark
+ * that its routing decision needs.  The kernel's End.X/End.T results never
+ * cross PREROUTING at all (seg6local runs after it and sends them to
+ * FORWARD), so skipping the operator's mangle PREROUTING rules is what the
+ * kernel does for them; for End.DX4/DX6/DT4/DT6/DT46 results, which the kernel with
+ * nf_hooks_lwtunnel runs through PREROUTING again, those rules are skipped
+ * where the kernel would run them (docs/NETFILTER-ROUTING.md).  Only
+ * srv6d's context marks match: a result without a context (End, End.B6*,
+ * nh6 ::) keeps its mark and meets every rule.  Other instances' gates (the
+ * same form, their marks) may precede it; anything else before it is moved
+ * behind it, as with the raw jump.
+ *
  * First, results srv6d injected through its device (include/srv6d/inject.h)
  * are accepted: they already passed this hook once as the packet srv6d
  * received, and must be neither steered back nor judged by raw PREROUTING
@@ -93,6 +114,11 @@ struct srv6_steer_cfg {
 	const struct in_addr *pol4;            /* IPv4 policy prefixes */
 	const uint8_t *pol4_plens;
 	size_t npol4;
+	uint32_t gate_mark, gate_mask;         /* the context gate's match (mark
+						  base / mask without the index
+						  bits); mask 0: no gate */
+	bool gate6, gate4;                     /* a family whose results carry a
+						  context: the gate is wanted */
 };
 
 /**
@@ -107,15 +133,18 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 
 /**
  * srv6_steer_remove - remove the PREROUTING jumps and the chains @chain (NULL:
- * SRV6D) of both families, then the marker; absent chains are not an error,
+ * SRV6D) of both families, the context gates matching @gate_mark/@gate_mask
+ * (mask 0: none), then the marker; absent chains are not an error,
  * a chain holding foreign rules is left alone (-EEXIST).  Returns 0 or
  * -errno with one line in @err.  Control thread only.
  */
-int srv6_steer_remove(const char *chain, char *err, size_t errlen);
+int srv6_steer_remove(const char *chain, uint32_t gate_mark, uint32_t gate_mask, char *err,
+		      size_t errlen);
 
 /**
  * srv6_steer_check - compare what is installed with what @cfg installs: the
- * chain(s), exactly one jump as the first rule of raw PREROUTING, the rules.
+ * chain(s), exactly one jump as the first rule of raw PREROUTING, the rules,
+ * the context gate where wanted (one, first in mangle PREROUTING).
  * Returns 0 when intact, 1 when not (one line in @what saying what differs:
  * a firewall reload, `nft flush ruleset`, a rule inserted in front), or
  * -errno (the tool failed).  Control thread only (forks).

@@ -355,10 +355,12 @@ static int policy_routes(struct daemon *d, const struct srv6_conf *c, char *err,
 static int steer_none(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen)
 {
 	bool stale = !d->steered && srv6_steer_stale(daemon_steer_chain(d));
+	uint32_t gm, gk;
 	int r;
 
+	srv6_steer_gate_of(c, &gm, &gk);
 	if (d->steered || stale) {
-		r = srv6_steer_remove(daemon_steer_chain(d), err, errlen);
+		r = srv6_steer_remove(daemon_steer_chain(d), gm, gk, err, errlen);
 		if (r < 0)
 			return r;
 		if (stale)

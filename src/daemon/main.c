@@ -154,17 +154,23 @@ static void warn_mark_rule(const char *rule, void *arg)
 	const struct srv6_conf *c = arg;
 
 	srv6_log(LOG_WARNING, "mark rule \"%s\" can change srv6d's mark bits 0x%08x "
-		 "(mark-mask): End.X/End.T/End.DT*/End.DX* results it meets lose their "
-		 "next-hop context; mask srv6d's bits out (e.g. CONNMARK --restore-mark "
-		 "--mask 0x%08x)", rule, c->mark_mask, ~c->mark_mask);
+		 "(mark-mask): with steer none, End.X/End.T/End.DT*/End.DX* results it meets "
+		 "lose their next-hop context unless srv6d's context gate (the *mangle lines "
+		 "of `srv6d --check -v`) is the first rule of mangle PREROUTING, or the rule "
+		 "masks srv6d's bits out (e.g. CONNMARK --restore-mark --mask 0x%08x)", rule,
+		 c->mark_mask, ~c->mark_mask);
 }
 
 /* Other mark users srv6d can see: mangle rules that rewrite its mark bits
- * between its verdict and the routing decision (issue 8, item 4). */
+ * between its verdict and the routing decision (issue 8, item 4).  With
+ * `steer auto` srv6d's context gate, first in mangle PREROUTING, takes its
+ * results past them (include/srv6d/steer.h, issue 25): nothing to say. */
 static void warn_mark_users(const struct srv6_conf *c)
 {
 	char err[256];
 
+	if (c->steer == SRV6_STEER_AUTO)
+		return;
 	for (int f = 0; f < 2; f++) {
 		int family = f ? AF_INET : AF_INET6;
 

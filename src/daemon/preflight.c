@@ -173,6 +173,44 @@ int srv6_preflight(const char *path, const struct srv6_conf *c, FILE *msgs)
 	return errors;
 }
 
+void srv6_steer_gate_of(const struct srv6_conf *c, uint32_t *mark, uint32_t *mask)
+{
+	uint32_t base = c->mark_base ? c->mark_base : SRV6_NHCTX_MARK_BASE;
+	uint32_t all = c->mark_mask ? c->mark_mask : SRV6_NHCTX_MARK_ALL;
+
+	*mark = base;
+	*mask = all & ~srv6_nhctx_idx_field(base, all);
+}
+
+/* The families of the results of SID @s that carry a context mark
+ * (include/srv6d/nhctx.h: the same cases). */
+static void sid_ctx_families(const struct srv6_sid_cfg *s, bool *v6, bool *v4)
+{
+	switch (s->action) {
+	case SRV6_ACT_END_X:
+	case SRV6_ACT_END_DX6:
+		if (!IN6_IS_ADDR_UNSPECIFIED(&s->nh6))
+			*v6 = true;
+		break;
+	case SRV6_ACT_END_DX4:
+		if (s->nh4.s_addr != INADDR_ANY)
+			*v4 = true;
+		break;
+	case SRV6_ACT_END_T:
+	case SRV6_ACT_END_DT6:
+		*v6 = true;
+		break;
+	case SRV6_ACT_END_DT4:
+		*v4 = true;
+		break;
+	case SRV6_ACT_END_DT46:
+		*v6 = *v4 = true;
+		break;
+	default:
+		break;
+	}
+}
+
 int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *sc)
 {
 	struct in6_addr *s6 = calloc(c->nsids + 1, sizeof(*s6));
@@ -206,8 +244,11 @@ int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *s
 	for (size_t i = 0; i < c->nsids; i++) {
 		s6[i] = c->sids[i].prefix;
 		sl[i] = c->sids[i].plen;
+		sid_ctx_families(&c->sids[i].cfg, &sc->gate6, &sc->gate4);
 	}
 	sc->nsids = c->nsids;
+	if (sc->gate6 || sc->gate4)
+		srv6_steer_gate_of(c, &sc->gate_mark, &sc->gate_mask);
 	for (size_t i = 0; i < c->nroutes; i++) {
 		if (c->routes[i].family == AF_INET6) {
 			p6[sc->npol6] = c->routes[i].prefix.v6;

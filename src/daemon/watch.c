@@ -457,10 +457,12 @@ int daemon_watch(struct daemon *d)
 void daemon_stop_all(struct daemon *d)
 {
 	char err[512];
+	uint32_t gm, gk;
 
 	/* No new packets first, then let every worker verdict what is in
 	 * flight, then unbind. */
-	if (d->steered && srv6_steer_remove(daemon_steer_chain(d), err, sizeof(err)) < 0)
+	srv6_steer_gate_of(&d->conf, &gm, &gk);
+	if (d->steered && srv6_steer_remove(daemon_steer_chain(d), gm, gk, err, sizeof(err)) < 0)
 		srv6_log(LOG_ERR, "removing steering rules: %s", err);
 	d->steered = false;
 	for (unsigned int i = 0; i < d->nworkers; i++)

@@ -134,6 +134,58 @@ static bool spot_wanted(const struct srv6_steer_cfg *cfg, int family, enum hook_
 	return npol_of(cfg, family) && cfg->inject_dev && cfg->inject_dev[0];
 }
 
+/* ---- the context gate (steer.h) ---- */
+
+static bool gate_wanted(const struct srv6_steer_cfg *cfg, int family)
+{
+	return cfg->gate_mask && (family == AF_INET6 ? cfg->gate6 : cfg->gate4);
+}
+
+/* The gate's match and target as iptables-save prints them after
+ * "-A PREROUTING ": mark in hex, the mask left out when it is every bit. */
+static void gate_rule(uint32_t mark, uint32_t mask, char *buf, size_t len)
+{
+	if (mask == 0xffffffffu)
+		snprintf(buf, len, "-m mark --mark 0x%x -j ACCEPT", mark);
+	else
+		snprintf(buf, len, "-m mark --mark 0x%x/0x%x -j ACCEPT", mark, mask);
+}
+
+/* Whether the mangle PREROUTING rule @line has the gate's form (any
+ * instance's marks): nothing but a mark match and ACCEPT. */
+static bool gate_shaped(const char *line)
+{
+	static const char head[] = "-A PREROUTING -m mark --mark ", tail[] = " -j ACCEPT";
+	size_t n = strlen(line), hl = sizeof(head) - 1, tl = sizeof(tail) - 1;
+	const char *v = line + hl;
+
+	if (n <= hl + tl || strncmp(line, head, hl) || strcmp(line + n - tl, tail))
+		return false;
+	for (; v < line + n - tl; v++)
+		if (!((*v >= '0' && *v <= '9') || (*v >= 'a' && *v <= 'f') || *v == 'x' ||
+		      *v == '/'))
+			return false;
+	return true;
+}
+
+/* Append the text that leaves exactly one gate @gate (a gate_rule() text),
+ * first in mangle PREROUTING, when @want, and none otherwise; @n gates are
+ * there now, @first whether the first of them comes first. */
+static int gate_text(const char *gate, bool want, unsigned int n, bool first,
+		     struct srv6_sbuf *b)
+{
+	int e = 0;
+
+	if (want ? (n == 1 && first) : n == 0)
+		return 0;
+	e = srv6_sb_grow_printf(b, "*mangle\n");
+	for (unsigned int i = 0; !e && i < n; i++)
+		e = srv6_sb_grow_printf(b, "-D PREROUTING %s\n", gate);
+	if (!e && want)
+		e = srv6_sb_grow_printf(b, "-I PREROUTING 1 %s\n", gate);
+	return e ? e : srv6_sb_grow_printf(b, "COMMIT\n");
+}
+
 /* The chain body at @s: "-A SRV6D ..." lines. */
 static void format_rules(const struct srv6_steer_cfg *cfg, int family, enum hook_spot s,
 			 struct srv6_sbuf *b)
@@ -175,6 +227,12 @@ int srv6_steer_format(const struct srv6_steer_cfg *cfg, int family, char *buf, s
 			  spot_hook(s), chain_of(cfg));
 		format_rules(cfg, family, s, &b);
 		srv6_sb_printf(&b, "COMMIT\n");
+	}
+	if (gate_wanted(cfg, family)) {
+		char g[96];
+
+		gate_rule(cfg->gate_mark, cfg->gate_mask, g, sizeof(g));
+		srv6_sb_printf(&b, "*mangle\n-I PREROUTING 1 %s\nCOMMIT\n", g);
 	}
 	return b.len > INT32_MAX ? -EOVERFLOW : (int)b.len;
 }
@@ -408,6 +466,8 @@ struct raw_view {
 	unsigned int jumps;      /* hook jumps to it */
 	bool jump_first;         /* the first rule of the hook is such a jump */
 	char foreign[160];       /* a rule in the chain srv6d does not write */
+	unsigned int gates;      /* mangle only: PREROUTING rules equal to the gate asked for */
+	bool gate_first;         /* the first of them has only gates before it */
 	struct srv6_sbuf rules;       /* the chain's rules, one "-A ..." line each */
 };
 
@@ -487,13 +547,15 @@ static void raw_view_free(struct raw_view *v)
 	v->rules.p = NULL;
 }
 
-static int raw_view(int family, enum hook_spot s, const char *chain, struct raw_view *v,
-		    char *err, size_t errlen)
+/* What @s of @family holds for @chain; at SPOT_MANGLE also the gates
+ * equal to @gate (a gate_rule() text; NULL: none counted). */
+static int raw_view(int family, enum hook_spot s, const char *chain, const char *gate,
+		    struct raw_view *v, char *err, size_t errlen)
 {
 	const struct fam_tools *t = tools_for(family);
 	char *const argv[] = { (char *)t->save, "-t", (char *)spot_table(s), NULL };
 	char *out, *copy, *line, *save, jump[64], decl[64], rule[64], hook[32];
-	bool blocked = false;
+	bool blocked = false, gblocked = false;
 	int e;
 
 	memset(v, 0, sizeof(*v));
@@ -520,6 +582,15 @@ static int raw_view(int family, enum hook_spot s, const char *chain, struct raw_
 		return -ENOMEM;
 	}
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (gate && s == SPOT_MANGLE && !strncmp(line, "-A PREROUTING ", 14)) {
+			if (!strcmp(line + 14, gate)) {
+				if (!v->gates++ && !gblocked)
+					v->gate_first = true;
+			} else if (!v->gates && !gate_shaped(line)) {
+				gblocked = true;
+			}
+			continue;
+		}
 		if (!strncmp(line, hook, strlen(hook))) {
 			if (!strcmp(line, jump)) {
 				/* first: nothing but other instances' jumps before it */
@@ -668,10 +739,13 @@ static int spot_text(const struct srv6_steer_cfg *cfg, int family, enum hook_spo
 static int install_family(const struct srv6_steer_cfg *cfg, int family, char *err, size_t errlen)
 {
 	const char *chain = chain_of(cfg);
+	bool gwant = gate_wanted(cfg, family);
 	struct srv6_sbuf b = { 0 };
 	struct raw_view v;
+	char gate[96];
 	int e = 0;
 
+	gate_rule(cfg->gate_mark, cfg->gate_mask, gate, sizeof(gate));
 	b.p = malloc(b.cap = 4096);
 	if (!b.p) {
 		srv6_seterr(err, errlen, "out of memory");
@@ -679,7 +753,7 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 	}
 	b.p[0] = '\0';
 	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
-		e = raw_view(family, s, chain, &v, err, errlen);
+		e = raw_view(family, s, chain, cfg->gate_mask ? gate : NULL, &v, err, errlen);
 		if (e < 0)
 			goto out;
 		raw_view_free(&v);
@@ -688,6 +762,8 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 			goto out;
 		}
 		e = spot_text(cfg, family, s, &v, &b);
+		if (!e && s == SPOT_MANGLE && cfg->gate_mask)
+			e = gate_text(gate, gwant, v.gates, v.gate_first, &b);
 		if (e < 0) {
 			srv6_seterr(err, errlen, "out of memory");
 			goto out;
@@ -699,15 +775,23 @@ static int install_family(const struct srv6_steer_cfg *cfg, int family, char *er
 		goto out;
 	/* Check the result: someone may have inserted a rule meanwhile. */
 	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
-		if (!spot_wanted(cfg, family, s))
+		bool g = s == SPOT_MANGLE && gwant;
+
+		if (!spot_wanted(cfg, family, s) && !g)
 			continue;
-		e = raw_view(family, s, chain, &v, err, errlen);
+		e = raw_view(family, s, chain, g ? gate : NULL, &v, err, errlen);
 		if (e < 0)
 			goto out;
 		raw_view_free(&v);
-		if (!v.chain || v.jumps != 1 || !v.jump_first) {
+		if (spot_wanted(cfg, family, s) && (!v.chain || v.jumps != 1 || !v.jump_first)) {
 			srv6_seterr(err, errlen, "steer: the jump to %s is not the first rule of %s "
 				    "%s after the install", chain, spot_table(s), spot_hook(s));
+			e = -EAGAIN;
+			goto out;
+		}
+		if (g && (v.gates != 1 || !v.gate_first)) {
+			srv6_seterr(err, errlen, "steer: the context gate is not the first rule of "
+				    "mangle PREROUTING after the install");
 			e = -EAGAIN;
 			goto out;
 		}
@@ -717,10 +801,12 @@ out:
 	return e;
 }
 
-static int remove_family(int family, const char *chain, char *err, size_t errlen)
+static int remove_family(int family, const char *chain, uint32_t gate_mark, uint32_t gate_mask,
+			 char *err, size_t errlen)
 {
-	/* wants nothing anywhere: no policies, no raw chain for IPv4 */
+	/* wants nothing anywhere: no policies, no raw chain for IPv4, no gate */
 	struct srv6_steer_cfg none = { .chain = chain };
+	char gate[96];
 	struct srv6_sbuf b = { 0 };
 	struct raw_view v;
 	int e = 0;
@@ -731,13 +817,19 @@ static int remove_family(int family, const char *chain, char *err, size_t errlen
 		return -ENOMEM;
 	}
 	b.p[0] = '\0';
+	gate_rule(gate_mark, gate_mask, gate, sizeof(gate));
 	for (enum hook_spot s = SPOT_RAW; s <= SPOT_MANGLE; s++) {
-		e = raw_view(family, s, chain, &v, err, errlen);
+		e = raw_view(family, s, chain, gate_mask ? gate : NULL, &v, err, errlen);
 		if (e < 0)
 			goto out;
 		raw_view_free(&v);
 		if (v.foreign[0] && (v.chain || v.jumps)) {
 			e = refuse_foreign(chain, &v, err, errlen);
+			goto out;
+		}
+		if (s == SPOT_MANGLE && gate_mask && gate_text(gate, false, v.gates, false, &b) < 0) {
+			e = -ENOMEM;
+			srv6_seterr(err, errlen, "out of memory");
 			goto out;
 		}
 		if (!v.chain && !v.jumps)
@@ -783,15 +875,16 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 	e = install_family(cfg, AF_INET6, err, errlen);
 	if (e < 0)
 		return e;
-	if (cfg->npol4)
+	if (cfg->npol4 || gate_wanted(cfg, AF_INET))
 		return install_family(cfg, AF_INET, err, errlen);
-	/* No IPv4 policies: a leftover IPv4 chain goes; no iptables at all is
-	 * fine then. */
-	e = remove_family(AF_INET, chain_of(cfg), err, errlen);
+	/* No IPv4 policies or contexts: a leftover IPv4 chain or gate goes; no
+	 * iptables at all is fine then. */
+	e = remove_family(AF_INET, chain_of(cfg), cfg->gate_mark, cfg->gate_mask, err, errlen);
 	return e == -ENOENT ? 0 : e;
 }
 
-int srv6_steer_remove(const char *chain, char *err, size_t errlen)
+int srv6_steer_remove(const char *chain, uint32_t gate_mark, uint32_t gate_mask, char *err,
+		      size_t errlen)
 {
 	int e6, e4;
 	char err4[256] = "";
@@ -802,8 +895,8 @@ int srv6_steer_remove(const char *chain, char *err, size_t errlen)
 		srv6_seterr(err, errlen, "steer: invalid chain name");
 		return -EINVAL;
 	}
-	e6 = remove_family(AF_INET6, chain, err, errlen);
-	e4 = remove_family(AF_INET, chain, err4, sizeof(err4));
+	e6 = remove_family(AF_INET6, chain, gate_mark, gate_mask, err, errlen);
+	e4 = remove_family(AF_INET, chain, gate_mark, gate_mask, err4, sizeof(err4));
 	if (e4 == -ENOENT) /* no iptables: nothing of ours can be there */
 		e4 = 0;
 	if (e6 < 0)
@@ -828,12 +921,25 @@ static int check_family(const struct srv6_steer_cfg *cfg, int family, char *what
 		struct raw_view v;
 		int e;
 
-		if (!spot_wanted(cfg, family, s))
+		bool g = s == SPOT_MANGLE && gate_wanted(cfg, family);
+		char gate[96];
+
+		if (!spot_wanted(cfg, family, s) && !g)
 			continue;
-		e = raw_view(family, s, chain, &v, what, len);
+		gate_rule(cfg->gate_mark, cfg->gate_mask, gate, sizeof(gate));
+		e = raw_view(family, s, chain, g ? gate : NULL, &v, what, len);
 		if (e < 0)
 			return e;
-		if (!v.chain) {
+		if (g && !v.gates) {
+			srv6_seterr(what, len, "%s mangle PREROUTING context gate is gone", fam);
+			e = 1;
+		} else if (g && (v.gates != 1 || !v.gate_first)) {
+			srv6_seterr(what, len, "%s context gate is not (only) the first rule of "
+				    "mangle PREROUTING", fam);
+			e = 1;
+		} else if (!spot_wanted(cfg, family, s)) {
+			e = 0;
+		} else if (!v.chain) {
 			srv6_seterr(what, len, "%s %schain %s is gone", fam, tb, chain);
 			e = 1;
 		} else if (!v.jumps) {
@@ -877,7 +983,7 @@ int srv6_steer_check(const struct srv6_steer_cfg *cfg, char *what, size_t len)
 		return -EINVAL;
 	}
 	e = check_family(cfg, AF_INET6, what, len);
-	if (e == 0 && cfg->npol4)
+	if (e == 0 && (cfg->npol4 || gate_wanted(cfg, AF_INET)))
 		e = check_family(cfg, AF_INET, what, len);
 	return e;
 }

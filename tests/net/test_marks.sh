@@ -3,8 +3,9 @@
 #
 # test_marks.sh - srv6d shares the packet mark (issue 8, item 4): it owns the
 # bits of `mark-mask`, its verdict sets (old & ~mask) | context, its fwmark
-# rules match only the mask, and it warns at start about mangle rules that
-# would rewrite its bits.
+# rules match only the mask; with `steer auto` its context gate, the first
+# rule of mangle PREROUTING, takes results with a context past rules that
+# would rewrite its bits (issue 25), and with `steer none` it warns about them.
 #
 #   +---------------+      +------------------------------------------+      +---------------+
 #   | src           |      | rtr   mark-mask 0xffff0000                |      | dst           |
@@ -23,8 +24,13 @@
 #   1. masked restore: End.X works, no warning at start;
 #   2. a packet arriving with mark 0x1 (bit outside the mask) leaves End.X
 #      with that bit kept (the FORWARD counter) and through the adjacency;
-#   3. unmasked restore: srv6d warns naming the rule at start (and End.X
-#      then breaks: the contract for other mark users is the mask);
+#   3. unmasked restore (default mark-mask, every bit): End.X still reaches
+#      dst, in both egress modes, as the kernel's End.X does (its results
+#      never cross mangle PREROUTING); the gate is mangle PREROUTING's first
+#      rule, is put back in front of a rule inserted before it, and goes at
+#      stop; without it (`steer none`, the operator's rules lacking the
+#      gate) srv6d warns naming the rule and End.X loses its context (the
+#      control: the gate is what makes the difference);
 #   4. a mark-base outside mark-mask is refused (srv6d --check), and so is a
 #      conf needing more contexts than the mask's index bits hold.
 set -u
@@ -97,15 +103,69 @@ fi
 # ---- 3: an unmasked restore --------------------------------------------------
 in_rtr ip6tables -t mangle -F PREROUTING
 in_rtr ip6tables -t mangle -A PREROUTING -j CONNMARK --restore-mark
-if srv6d_start "$CONF" "$TMPD/stats" "$TMPD/unmasked.log"; then
-	check "unmasked CONNMARK restore: srv6d warns at start" \
-		grep -q 'mark rule ".*CONNMARK --restore-mark.*" can change srv6d' "$TMPD/unmasked.log"
+gate_first() {
+	in_rtr ip6tables -t mangle -S PREROUTING | sed -n 2p |
+		grep -qx -- '-A PREROUTING -m mark --mark 0x6d000000/0xffff0000 -j ACCEPT'
+}
+for eg in verdict inject; do
+	{
+		printf 'queue 0\nsteer auto\negress %s\n' "$eg"
+		printf 'sid 2001:db8:ff::3 action End.X nh6 %s oif %s\n' "$DST_ADDR" "$D"
+		conf_extra
+	} >"$TMPD/unmasked-$eg.conf"
+	if ! srv6d_start "$TMPD/unmasked-$eg.conf" "$TMPD/stats" "$TMPD/unmasked-$eg.log"; then
+		fail "srv6d starts with an unmasked restore rule (egress $eg)" \
+			"$(tail -5 "$TMPD/unmasked-$eg.log")"
+		continue
+	fi
+	check "unmasked restore, egress $eg: the context gate is mangle PREROUTING's first rule" \
+		gate_first
 	n=$(arrived)
-	check "unmasked CONNMARK restore: End.X loses its context ($n of 2 reach dst)" test "$n" -eq 0
+	check "unmasked restore, egress $eg: End.X reaches dst through its adjacency ($n of 2)" \
+		test "$n" -eq 2
+	if grep -q 'mark rule' "$TMPD/unmasked-$eg.log"; then
+		fail "unmasked restore, egress $eg: no warning with steer auto" \
+			"$(grep 'mark rule' "$TMPD/unmasked-$eg.log")"
+	else
+		ok "unmasked restore, egress $eg: no warning with steer auto"
+	fi
+	if [ "$eg" = verdict ]; then
+		# a rule inserted in front of the gate: the steering watch puts the
+		# gate back first
+		in_rtr ip6tables -t mangle -I PREROUTING 1 -j CONNMARK --restore-mark
+		wait_until 30 gate_first
+		check "a rule inserted before the gate: the gate is first again" gate_first
+		n=$(arrived)
+		check "after the repair: End.X reaches dst ($n of 2)" test "$n" -eq 2
+		in_rtr ip6tables -t mangle -D PREROUTING -j CONNMARK --restore-mark
+	fi
+	srv6d_stop
+	check "egress $eg: the gate goes at stop" \
+		bash -c "! ip netns exec $NS_RTR ip6tables -t mangle -S PREROUTING | grep -q -- '--mark 0x6d000000'"
+done
+# the control: steer none with the operator's rules without the gate
+{
+	printf 'queue 0\nsteer none\negress verdict\n'
+	printf 'sid 2001:db8:ff::3 action End.X nh6 %s oif %s\n' "$DST_ADDR" "$D"
+	conf_extra
+} >"$TMPD/nogate.conf"
+in_rtr ip6tables -t raw -N SRV6D
+in_rtr ip6tables -t raw -A SRV6D -d 2001:db8:ff::3/128 -j NFQUEUE --queue-num 0
+in_rtr ip6tables -t raw -I PREROUTING 1 -j SRV6D
+if srv6d_start "$TMPD/nogate.conf" "$TMPD/stats" "$TMPD/nogate.log"; then
+	check "steer none, unmasked restore, no gate: srv6d warns at start" \
+		grep -q 'mark rule ".*CONNMARK --restore-mark.*" can change srv6d' "$TMPD/nogate.log"
+	n=$(arrived)
+	check "steer none without the gate: End.X loses its context ($n of 2 reach dst)" \
+		test "$n" -eq 0
 	srv6d_stop
 else
-	fail "srv6d starts with an unmasked restore rule"
+	fail "srv6d starts with steer none" "$(tail -5 "$TMPD/nogate.log")"
 fi
+in_rtr ip6tables -t raw -D PREROUTING -j SRV6D
+in_rtr ip6tables -t raw -F SRV6D
+in_rtr ip6tables -t raw -X SRV6D
+in_rtr ip6tables -t mangle -F PREROUTING
 
 # ---- 4: a base that does not fit the mask --------------------------------------
 printf 'queue 0\nmark-mask 0x0000ffff\n' >"$TMPD/bad.conf"

@@ -148,6 +148,40 @@ static void test_invalid(void **state)
 	assert_int_equal(srv6_steer_format(&c, AF_PACKET, buf, sizeof(buf)), -EINVAL);
 }
 
+/* issue 25: the context gate, first in mangle PREROUTING, per family; the
+ * mask left out when it is every bit (iptables-save's form) */
+static void test_context_gate(void **state)
+{
+	struct in6_addr sids[] = { a6("2001:db8:ff::3") };
+	uint8_t pl[] = { 128 };
+	struct srv6_steer_cfg c = { .sid_prefixes = sids, .sid_plens = pl, .nsids = 1,
+				    .gate_mark = 0x6d000000, .gate_mask = 0xffff0000,
+				    .gate6 = true };
+	const char *raw = "*raw\n:SRV6D - [0:0]\n-I PREROUTING 1 -j SRV6D\n"
+			  "-A SRV6D -d 2001:db8:ff::3/128 -j NFQUEUE --queue-num 0\nCOMMIT\n";
+	char want[512];
+
+	snprintf(want, sizeof(want), "%s*mangle\n-I PREROUTING 1 -m mark --mark "
+		 "0x6d000000/0xffff0000 -j ACCEPT\nCOMMIT\n", raw);
+	format_ok(&c, AF_INET6, want);
+	format_ok(&c, AF_INET, "");          /* no IPv4 context */
+	c.gate4 = true;
+	format_ok(&c, AF_INET, "*mangle\n-I PREROUTING 1 -m mark --mark "
+		  "0x6d000000/0xffff0000 -j ACCEPT\nCOMMIT\n");
+	c.gate6 = false;
+	format_ok(&c, AF_INET6, raw);
+	c.gate6 = true;
+	c.gate_mask = 0xffffffffu;
+	snprintf(want, sizeof(want), "%s*mangle\n-I PREROUTING 1 -m mark --mark "
+		 "0x6d000000 -j ACCEPT\nCOMMIT\n", raw);
+	format_ok(&c, AF_INET6, want);
+	c.gate_mask = 0;                     /* no gate at all */
+	format_ok(&c, AF_INET6, raw);
+	/* the gate's own rule is not a mark user */
+	assert_false(srv6_steer_mark_clash("-A PREROUTING -m mark --mark 0x6d000000/0xffff0000 "
+					   "-j ACCEPT", 0xffffffffu));
+}
+
 /* The chain name of an instance (steer-chain), and what is refused. */
 static void test_chain_name(void **state)
 {
@@ -219,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_mark_clash),
 		cmocka_unit_test(test_idx_field),
+		cmocka_unit_test(test_context_gate),
 	};
 
 	return cmocka_run_group_tests_name("steer", tests, NULL, NULL);

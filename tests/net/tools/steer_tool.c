@@ -3,10 +3,11 @@
  * steer_tool - drive src/kernel/steer.c from a namespace test.
  *
  *   steer_tool install|format4|format6 [-q FIRST[-LAST]] [-b] [-c] [-s P/L]... [-6 P/L]... [-4 P/L]...
- *   steer_tool remove
+ *              [-g MARK/MASK [-G]]
+ *   steer_tool remove [-g MARK/MASK]
  *
  * -b fail-open (--queue-bypass), -c --queue-cpu-fanout, -s SID prefix,
- * -6 / -4 policy prefixes.  format* prints srv6_steer_format()'s text.
+ * -6 / -4 policy prefixes, -g the context gate's match (IPv6; -G IPv4 too).  format* prints srv6_steer_format()'s text.
  * Exit 0 on success, 1 with the error line on stderr otherwise.
  */
 #include <arpa/inet.h>
@@ -49,7 +50,7 @@ int main(int argc, char **argv)
 	}
 	cmd = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "q:bcs:6:4:i:")) != -1) {
+	while ((opt = getopt(argc, argv, "q:bcs:6:4:i:g:G")) != -1) {
 		switch (opt) {
 		case 'q': {
 			char *dash = strchr(optarg, '-');
@@ -61,6 +62,15 @@ int main(int argc, char **argv)
 		case 'b': c.fail_open = true; break;
 		case 'i': c.inject_dev = optarg; break;   /* srv6d's device */
 		case 'c': c.cpu_fanout = true; break;
+		case 'g': {
+			char *slash = strchr(optarg, '/');
+
+			c.gate_mark = (uint32_t)strtoul(optarg, NULL, 0);
+			c.gate_mask = slash ? (uint32_t)strtoul(slash + 1, NULL, 0) : 0xffffffffu;
+			c.gate6 = true;
+			break;
+		}
+		case 'G': c.gate4 = true; break;
 		case 's':
 			if (c.nsids == MAXP || parse_pfx(AF_INET6, optarg, &sids[c.nsids], &sidl[c.nsids]))
 				return 2;
@@ -83,7 +93,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "install")) {
 		e = srv6_steer_install(&c, err, sizeof(err));
 	} else if (!strcmp(cmd, "remove")) {
-		e = srv6_steer_remove(NULL, err, sizeof(err));
+		e = srv6_steer_remove(NULL, c.gate_mark, c.gate_mask, err, sizeof(err));
 	} else if (!strcmp(cmd, "format4") || !strcmp(cmd, "format6")) {
 		char buf[8192];
 
