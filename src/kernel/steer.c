@@ -875,8 +875,14 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 	e = install_family(cfg, AF_INET6, err, errlen);
 	if (e < 0)
 		return e;
-	if (cfg->npol4 || gate_wanted(cfg, AF_INET))
+	if (cfg->npol4)
 		return install_family(cfg, AF_INET, err, errlen);
+	if (gate_wanted(cfg, AF_INET)) {
+		/* Without iptables no IPv4 xtables rule can reset the mark:
+		 * the gate is not needed. */
+		e = install_family(cfg, AF_INET, err, errlen);
+		return e == -ENOENT ? 0 : e;
+	}
 	/* No IPv4 policies or contexts: a leftover IPv4 chain or gate goes; no
 	 * iptables at all is fine then. */
 	e = remove_family(AF_INET, chain_of(cfg), cfg->gate_mark, cfg->gate_mask, err, errlen);
@@ -983,8 +989,13 @@ int srv6_steer_check(const struct srv6_steer_cfg *cfg, char *what, size_t len)
 		return -EINVAL;
 	}
 	e = check_family(cfg, AF_INET6, what, len);
-	if (e == 0 && (cfg->npol4 || gate_wanted(cfg, AF_INET)))
+	if (e == 0 && cfg->npol4) {
 		e = check_family(cfg, AF_INET, what, len);
+	} else if (e == 0 && gate_wanted(cfg, AF_INET)) {
+		e = check_family(cfg, AF_INET, what, len);
+		if (e == -ENOENT) /* no iptables: no gate needed (install) */
+			e = 0;
+	}
 	return e;
 }
 

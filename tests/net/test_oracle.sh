@@ -26,7 +26,12 @@
 #   3. the same two with net.ipv6.seg6_flowlabel = -1;
 #   4. the cases with a next-hop context (End.X, End.T, End.DX6, End.DT6,
 #      End.X next-csid) with `mark-mask 0xffff0000` and a masked
-#      `CONNMARK --restore-mark --mask 0xff00` in rtr's mangle PREROUTING.
+#      `CONNMARK --restore-mark --mask 0xff00` in rtr's mangle PREROUTING,
+#      once per egress mode (`egress verdict`, `egress inject`);
+#   5. the same cases under an unmasked `CONNMARK --restore-mark` (default
+#      mark-mask, every bit srv6d's), once with `egress verdict` and once with
+#      `egress inject`: the kernel's results never meet that rule, srv6d's
+#      pass its context gate (issue 25).
 # Before srv6d starts, a control run (neither kernel routes nor srv6d) must
 # differ from the oracle for every case, so a leftover kernel route cannot
 # fake a pass; removing a kernel route must succeed.  A case the running
@@ -232,6 +237,15 @@ ctx=(); for i in "${!CASES[@]}"; do
 	case "$(field "${CASES[$i]}" 1)" in end-x|end-t|end-dx6|end-dt6|end-x-csid) ctx+=("$i") ;; esac
 done
 in_rtr ip6tables -t mangle -A PREROUTING -j CONNMARK --restore-mark --mask 0xff00
-PHASE_CONF="mark-mask 0xffff0000" run_phase mask " (mark-mask, masked CONNMARK)" "$TUNSRC" "${ctx[@]}"
+PHASE_CONF="mark-mask 0xffff0000
+egress verdict" run_phase mask-v " (mark-mask, masked CONNMARK, egress verdict)" "$TUNSRC" "${ctx[@]}"
+PHASE_CONF="mark-mask 0xffff0000
+egress inject" run_phase mask-i " (mark-mask, masked CONNMARK, egress inject)" "$TUNSRC" "${ctx[@]}"
 in_rtr ip6tables -t mangle -D PREROUTING -j CONNMARK --restore-mark --mask 0xff00
+# phase 5 (issue 25): an unmasked restore, which resets every bit of the mark
+# to the connection's (0 for these new connections), in both egress modes
+in_rtr ip6tables -t mangle -A PREROUTING -j CONNMARK --restore-mark
+PHASE_CONF="egress verdict" run_phase unm-v " (unmasked CONNMARK, egress verdict)" "$TUNSRC" "${ctx[@]}"
+PHASE_CONF="egress inject" run_phase unm-i " (unmasked CONNMARK, egress inject)" "$TUNSRC" "${ctx[@]}"
+in_rtr ip6tables -t mangle -D PREROUTING -j CONNMARK --restore-mark
 summary
