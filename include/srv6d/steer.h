@@ -116,7 +116,8 @@ struct srv6_steer_cfg {
 	size_t npol4;
 	uint32_t gate_mark, gate_mask;         /* the context gate's match (mark
 						  base / mask without the index
-						  bits); mask 0: no gate */
+						  bits); mask 0: none (and none
+						  is removed) */
 	bool gate6, gate4;                     /* a family whose results carry a
 						  context: the gate is wanted */
 };

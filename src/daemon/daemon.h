@@ -173,8 +173,6 @@ int fpm_merge(struct daemon *d, struct srv6_conf *nc);
 void fpm_pick(struct daemon *d, const bool *live);
 bool fpm_is_live(const struct daemon *d, const struct srv6_fpm_entry *e);
 void fpm_apply(struct daemon *d);
-enum srv6_origin entry_origin(const struct daemon *d, bool policy, int family, const void *addr,
-			      uint8_t plen);
 void utc_str(time_t t, char *buf, size_t len);
 void sync_failed(struct daemon *d, const char *when, const char *err);
 void sync_ok(struct daemon *d);

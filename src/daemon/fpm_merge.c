@@ -432,22 +432,3 @@ out:
 	srv6_log(LOG_INFO, "learned: %zu entries stored, %zu SIDs and %zu routes running (%.1f ms)",
 		 n, d->conf.nsids, d->conf.nroutes, d->fpm_apply_ms);
 }
-
-/* The origin of the published entry at this prefix (a conf lookup). */
-enum srv6_origin entry_origin(const struct daemon *d, bool policy, int family, const void *addr,
-			      uint8_t plen)
-{
-	const struct srv6_conf *c = &d->conf;
-
-	if (policy) {
-		for (size_t i = 0; i < c->nroutes; i++)
-			if (c->routes[i].family == family && c->routes[i].plen == plen &&
-			    !memcmp(&c->routes[i].prefix, addr, family == AF_INET6 ? 16 : 4))
-				return (enum srv6_origin)c->routes[i].origin;
-	} else {
-		for (size_t i = 0; i < c->nsids; i++)
-			if (c->sids[i].plen == plen && !memcmp(&c->sids[i].prefix, addr, 16))
-				return (enum srv6_origin)c->sids[i].origin;
-	}
-	return SRV6_ORIGIN_CONF;
-}

@@ -247,8 +247,9 @@ int srv6_steer_cfg_from_conf(const struct srv6_conf *c, struct srv6_steer_cfg *s
 		sid_ctx_families(&c->sids[i].cfg, &sc->gate6, &sc->gate4);
 	}
 	sc->nsids = c->nsids;
-	if (sc->gate6 || sc->gate4)
-		srv6_steer_gate_of(c, &sc->gate_mark, &sc->gate_mask);
+	/* always known, wanted or not: an install without contexts removes a
+	 * gate an earlier one left */
+	srv6_steer_gate_of(c, &sc->gate_mark, &sc->gate_mask);
 	for (size_t i = 0; i < c->nroutes; i++) {
 		if (c->routes[i].family == AF_INET6) {
 			p6[sc->npol6] = c->routes[i].prefix.v6;

@@ -138,6 +138,17 @@ for eg in verdict inject; do
 		n=$(arrived)
 		check "after the repair: End.X reaches dst ($n of 2)" test "$n" -eq 2
 		in_rtr ip6tables -t mangle -D PREROUTING -j CONNMARK --restore-mark
+		# a reload to a conf without contexts takes the gate away, one
+		# back to End.X puts it back
+		cp "$TMPD/unmasked-$eg.conf" "$TMPD/unmasked-$eg.keep"
+		sed -i 's/action End.X .*/action End/' "$TMPD/unmasked-$eg.conf"
+		kill -HUP "$SRV6D_PID"
+		wait_until 20 eval '! gate_first'
+		check "reload without contexts: the gate is removed" eval '! gate_first'
+		cp "$TMPD/unmasked-$eg.keep" "$TMPD/unmasked-$eg.conf"
+		kill -HUP "$SRV6D_PID"
+		wait_until 20 gate_first
+		check "reload with End.X again: the gate is back first" gate_first
 	fi
 	srv6d_stop
 	check "egress $eg: the gate goes at stop" \
