@@ -20,7 +20,7 @@
 #   fc00:2::2)+UDP          (what the floor accepts unchanged)
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
-#   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi
+#   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi ovl-conf
 #   lat-kernel lat-end lat-srv6d mw1 mw2 (one PE pair with one worker and
 #   with two: see run_mw below) oth oth-ovl oth-ovl-napi (what the overload
 #   setup costs non-SRv6 traffic: see run_oth below)
@@ -246,6 +246,11 @@ stop_bg() {
 #   ovl-napi: rtr's ingress veth in threaded NAPI mode (GRO on, which gives
 #             veth a NAPI context; `threaded` 1; RPS off), its NAPI thread
 #             pinned to CPU 1, the worker `worker-sched fifo 10` on CPU 1.
+#   ovl-conf: what an operator gets from the two documented conf lines alone,
+#             `ingress-napi threaded dev veth1` and `worker-sched fifo 10`
+#             (srv6d sets threaded NAPI and RPS 0 itself and puts them back
+#             at stop; its NAPI thread is not pinned), with GRO on veth1 (a
+#             veth has NAPI only with GRO: the prerequisite srv6d names).
 # ---------------------------------------------------------------------------
 napi_on() { # on failure undoes what it did: the next modes run as set up
 	local p
@@ -274,10 +279,13 @@ end_conf() {
 		if [ $# -eq 0 ]; then echo "sid fc00:ff::1 action End"; else printf '%s\n' "$@"; fi
 	} >"$TMPD/srv6d.conf"
 }
-# ovl_srv6d SCHED: srv6d End on CPU 1 with `worker-sched SCHED` (no chrt:
-# the worker's policy is the conf's), in the background (BGPID)
+# ovl_srv6d SCHED [LINE...]: srv6d End on CPU 1 with `worker-sched SCHED`
+# (no chrt: the worker's policy is the conf's) and each LINE, in the
+# background (BGPID)
 ovl_srv6d() {
-	end_conf verdict "worker-sched $1" "sid fc00:ff::1 action End"
+	local sched=$1
+	shift
+	end_conf verdict "worker-sched $sched" "$@" "sid fc00:ff::1 action End"
 	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" \
 		>"$TMPD/bg.out" 2>&1 &
 	BGPID=$!
@@ -290,7 +298,18 @@ run_ovl() { # run_ovl MODE
 		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
 	fi
 	R ip -6 route del fc00:ff::/64
-	ovl_srv6d "$([ "$m" = ovl-napi ] && echo fifo 10 || echo other)"
+	if [ "$m" = ovl-conf ]; then
+		R "$PY" "$PWD/bench/veth_gro.py" veth1 1
+		ovl_srv6d "fifo 10" "ingress-napi threaded dev veth1"
+		if ! R grep -qx 1 /sys/class/net/veth1/threaded; then
+			echo "    srv6d did not set threaded NAPI on veth1: $(tail -3 "$TMPD/bg.out")" >&2
+			stop_bg; R "$PY" "$PWD/bench/veth_gro.py" veth1 0
+			R ip -6 route add fc00:ff::/64 via fc00:2::2
+			RES[$m]="0 0 0"; return
+		fi
+	else
+		ovl_srv6d "$([ "$m" = ovl-napi ] && echo fifo 10 || echo other)"
+	fi
 	RES[$m]=$(search)
 	set -- ${RES[$m]}; rate=${1%.*}
 	r2=$(trial $((rate * 2))); r5=$(trial $((rate * 5)))
@@ -300,6 +319,11 @@ run_ovl() { # run_ovl MODE
 	stop_bg
 	echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | tr '\n' ';')" >&2
 	[ "$m" = ovl-napi ] && napi_off
+	if [ "$m" = ovl-conf ]; then
+		echo "    after srv6d's stop: veth1 threaded $(R cat /sys/class/net/veth1/threaded)," \
+			"rps_cpus $(R cat /sys/class/net/veth1/queues/rx-0/rps_cpus)" >&2
+		R "$PY" "$PWD/bench/veth_gro.py" veth1 0
+	fi
 	R ip -6 route add fc00:ff::/64 via fc00:2::2
 }
 
@@ -483,7 +507,7 @@ run_mode() {
 		run_lat "$m"
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
-	ovl|ovl-napi)
+	ovl|ovl-napi|ovl-conf)
 		run_ovl "$m"
 		COST[$m]=-
 		;;
@@ -911,7 +935,7 @@ done
 		done
 	done
 	for m in $MODES; do
-		case $m in ovl|ovl-napi) ;; *) continue ;; esac
+		case $m in ovl|ovl-napi|ovl-conf) ;; *) continue ;; esac
 		set -- ${RES[$m]:-0 0 0}
 		echo "$m: rate at <= ${LOSS}% loss $(awk -v v="$1" 'BEGIN { printf "%.0f", v / 1000 }') kpps (median);" \
 			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}"

@@ -12,12 +12,15 @@
  * a similar route is matched.
  *
  * The tree's one route dump: the daemon's sweeps and checks and srv6ctl's
- * import read through it (nhctx's rule dump and libnl caches are others).  Control thread only (srv6_rt_request:
+ * import read through it, and its one dump loop (srv6_nl_dump) serves the
+ * other dumps too (nhctx's rules, the kernel mirror's routes and nexthop
+ * objects; libnl caches aside).  Control thread only (srv6_rt_request:
  * any thread); each call opens and closes its own netlink socket.
  */
 #ifndef SRV6D_RTDUMP_H
 #define SRV6D_RTDUMP_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* One dumped route: what callers filter on. */
@@ -76,5 +79,21 @@ int srv6_rt_sweep(int family, srv6_rt_fn pick, void *arg);
  * Caller: kfeat.c (the feature probe).
  */
 int srv6_rt_request(struct nlmsghdr *nlh, int timeout_s);
+
+/* Called for every message of a dump (libmnl's mnl_cb_t). */
+typedef int (*srv6_nl_cb)(const struct nlmsghdr *nlh, void *arg);
+
+/**
+ * srv6_nl_dump - on a netlink socket of its own, send a dump request of
+ * @type (NLM_F_REQUEST | NLM_F_DUMP) with the family header @hdr of @hdrlen
+ * bytes (struct rtmsg, nhmsg, fib_rule_hdr ...), and run @cb on every reply
+ * until the dump is done, receiving into @buf (@buflen, 8-byte aligned; at
+ * least 32 KiB for dumps of many routes).  Returns 0, -errno, or -EINTR
+ * when the kernel marked the dump interrupted (the table changed while it
+ * ran: the caller decides whether to read it again).  A negative @cb
+ * result ends it with -errno (or -EIO).  Control thread.
+ */
+int srv6_nl_dump(uint16_t type, const void *hdr, size_t hdrlen, void *buf, size_t buflen,
+		 srv6_nl_cb cb, void *arg);
 
 #endif

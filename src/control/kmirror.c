@@ -18,6 +18,7 @@
 #include "srv6d/fallback.h"
 #include "srv6d/kmirror.h"
 #include "srv6d/log.h"
+#include "srv6d/rtdump.h"
 #include "srv6d/rtmsg.h"
 
 #define KM_BUF 65536
@@ -82,57 +83,16 @@ static int walk_cb(const struct nlmsghdr *nlh, void *arg)
 static int dump_one(struct srv6_kmirror *m, uint16_t type)
 {
 	static char buf[KM_BUF] __attribute__((aligned(8)));
-	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	struct rtmsg rtm = { .rtm_family = AF_INET6 };
+	struct nhmsg nhm = { .nh_family = AF_UNSPEC };
 	struct walk w = { .m = m };
-	struct nlmsghdr *nlh;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	int r = 0;
+	int r;
 
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out_close;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	if (type == RTM_GETROUTE) {
-		struct rtmsg *rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-
-		rtm->rtm_family = AF_INET6;
-	} else {
-		struct nhmsg *nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
-
-		nhm->nh_family = AF_UNSPEC;
-	}
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		r = -errno;
-		goto out_close;
-	}
-	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		int c;
-
-		if (len < 0) {
-			r = -errno;
-			break;
-		}
-		c = mnl_cb_run(buf, (size_t)len, seq, portid, walk_cb, &w);
-		if (c < 0) {
-			r = errno ? -errno : -EIO;
-			break;
-		}
-		if (c == MNL_CB_STOP)
-			break;
-	}
-	if (!r)
-		r = w.changed;
-out_close:
-	mnl_socket_close(nl);
-	return r;
+	if (type == RTM_GETROUTE)
+		r = srv6_nl_dump(type, &rtm, sizeof(rtm), buf, sizeof(buf), walk_cb, &w);
+	else
+		r = srv6_nl_dump(type, &nhm, sizeof(nhm), buf, sizeof(buf), walk_cb, &w);
+	return r ? r : w.changed;
 }
 
 /* dump_one(), again while the kernel says the dump was interrupted (libmnl

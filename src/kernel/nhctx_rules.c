@@ -23,6 +23,7 @@
 #include <time.h>
 
 #include "srv6d/errbuf.h"
+#include "srv6d/rtdump.h"
 #include "nhctx_int.h"
 
 
@@ -198,49 +199,11 @@ static int zero_rule_cb(const struct nlmsghdr *nlh, void *data)
 static int zero_state_read(struct srv6_nhctx *n, int family, struct zero_state *z)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(8)));
+	struct fib_rule_hdr frh = { .family = (uint8_t)family };
 	struct zero_walk w = { n, z };
-	struct mnl_socket *nl;
-	struct nlmsghdr *nlh;
-	struct fib_rule_hdr *frh;
-	unsigned int seq = (unsigned int)time(NULL), portid;
-	int r = 0;
 
 	memset(z, 0, sizeof(*z));
-	nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (!nl)
-		return -errno;
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		r = -errno;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(nl);
-	nlh = mnl_nlmsg_put_header(buf);
-	nlh->nlmsg_type = RTM_GETRULE;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	frh = mnl_nlmsg_put_extra_header(nlh, sizeof(*frh));
-	frh->family = (uint8_t)family;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
-		r = -errno;
-		goto out;
-	}
-	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		int c;
-
-		if (len < 0) {
-			r = -errno;
-			break;
-		}
-		c = mnl_cb_run(buf, (size_t)len, seq, portid, zero_rule_cb, &w);
-		if (c <= MNL_CB_STOP) {
-			r = c < 0 ? -errno : 0;
-			break;
-		}
-	}
-out:
-	mnl_socket_close(nl);
-	return r;
+	return srv6_nl_dump(RTM_GETRULE, &frh, sizeof(frh), buf, sizeof(buf), zero_rule_cb, &w);
 }
 
 /* "pref 0 lookup local proto @proto": add (not exclusive) or delete the first

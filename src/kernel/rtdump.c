@@ -111,33 +111,50 @@ static struct mnl_socket *rt_open(unsigned int *portid)
 	return nl;
 }
 
-/* Dump @family's routes through @nl into @d. */
-static int rt_walk(struct mnl_socket *nl, unsigned int portid, int family, struct dump *d)
+/* The one dump loop: @req (built in @buf) sent on @nl, every reply run
+ * through @cb until NLMSG_DONE.  0, -errno, -EINTR (NLM_F_DUMP_INTR). */
+static int nl_walk(struct mnl_socket *nl, unsigned int portid, struct nlmsghdr *req, void *buf,
+		   size_t buflen, mnl_cb_t cb, void *arg)
 {
-	char buf[RT_DUMP_BUF] __attribute__((aligned(8)));
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	unsigned int seq = (unsigned int)time(NULL);
-	struct rtmsg *rtm;
+	unsigned int seq = req->nlmsg_seq;
 
-	nlh->nlmsg_type = RTM_GETROUTE;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = (uint8_t)family;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+	if (mnl_socket_sendto(nl, req, req->nlmsg_len) < 0)
 		return -errno;
 	for (;;) {
-		ssize_t len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		ssize_t len = mnl_socket_recvfrom(nl, buf, buflen);
 		int c;
 
 		if (len < 0)
 			return -errno;
-		c = mnl_cb_run(buf, (size_t)len, seq, portid, rt_msg_cb, d);
+		c = mnl_cb_run(buf, (size_t)len, seq, portid, cb, arg);
 		if (c < 0)
 			return errno ? -errno : -EIO;
 		if (c == MNL_CB_STOP)
-			return d->err;
+			return 0;
 	}
+}
+
+/* The request of a dump of @type with the family header @hdr, in @buf. */
+static struct nlmsghdr *dump_req(void *buf, uint16_t type, const void *hdr, size_t hdrlen)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = (unsigned int)time(NULL);
+	memcpy(mnl_nlmsg_put_extra_header(nlh, hdrlen), hdr, hdrlen);
+	return nlh;
+}
+
+/* Dump @family's routes through @nl into @d. */
+static int rt_walk(struct mnl_socket *nl, unsigned int portid, int family, struct dump *d)
+{
+	char buf[RT_DUMP_BUF] __attribute__((aligned(8)));
+	struct rtmsg rtm = { .rtm_family = (uint8_t)family };
+	int e = nl_walk(nl, portid, dump_req(buf, RTM_GETROUTE, &rtm, sizeof(rtm)), buf,
+			sizeof(buf), rt_msg_cb, d);
+
+	return e ? e : d->err;
 }
 
 /* One socket, one dump of @family into @d. */
@@ -151,6 +168,23 @@ static int rt_dump_once(int family, struct dump *d)
 	if (!nl)
 		return -errno;
 	e = rt_walk(nl, portid, family, d);
+	mnl_socket_close(nl);
+	return e;
+}
+
+int srv6_nl_dump(uint16_t type, const void *hdr, size_t hdrlen, void *buf, size_t buflen,
+		 srv6_nl_cb cb, void *arg)
+{
+	struct mnl_socket *nl;
+	unsigned int portid;
+	int e;
+
+	if (buflen < (size_t)MNL_SOCKET_BUFFER_SIZE || hdrlen > 64)
+		return -EINVAL;
+	nl = rt_open(&portid);
+	if (!nl)
+		return -errno;
+	e = nl_walk(nl, portid, dump_req(buf, type, hdr, hdrlen), buf, buflen, cb, arg);
 	mnl_socket_close(nl);
 	return e;
 }
