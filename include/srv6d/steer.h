@@ -28,7 +28,7 @@
  * is srv6d's context gate, in both egress modes:
  *
  *   *mangle
- *   -I PREROUTING 1 -m mark --mark 0x6d000000/0xff000000 -j ACCEPT
+ *   -I PREROUTING 1 -m mark --mark 0x6d000000/0xffff0000 -j ACCEPT
  *   COMMIT
  *
  * A result carrying a context leaves the mangle table there: no later mangle
@@ -172,6 +172,13 @@ bool srv6_steer_chain_valid(const char *name);
  * Control thread only.
  */
 int srv6_steer_restore(int family, const char *text, char *err, size_t errlen);
+
+/**
+ * srv6_steer_wants_v4 - whether @cfg installs anything in IPv4 (policies or
+ * the IPv4 context gate): the families srv6_steer_format() has text for.
+ * Pure.
+ */
+bool srv6_steer_wants_v4(const struct srv6_steer_cfg *cfg);
 
 /**
  * srv6_steer_format - print the restore-format rules @cfg gives for @family

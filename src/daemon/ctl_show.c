@@ -143,8 +143,7 @@ static int okey_cmp(const void *a, const void *b)
 	return memcmp(x->addr, y->addr, 16);
 }
 
-/* NULL when there is nothing or no memory: every entry is then "conf"'s
- * (the comment is missing, nothing else). */
+/* NULL when there is nothing (or no memory: the caller says so). */
 static struct okey *origins_build(const struct srv6_conf *c, bool policy, size_t *n)
 {
 	size_t m = policy ? c->nroutes : c->nsids;
@@ -208,6 +207,12 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 	}
 	ent_list_sort(&l);
 	ov = origins_build(&d->conf, policy, &nov);
+	if (!ov && (policy ? d->conf.nroutes : d->conf.nsids)) {
+		free(l.sid);
+		free(l.pol);
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	if (q->json)
 		fprintf(o, "[");
 	for (size_t i = 0; i < l.n; i++) {

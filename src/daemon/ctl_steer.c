@@ -52,7 +52,7 @@ int ctl_steer(struct daemon *d, const struct srv6_ctl_req *q, FILE *o, char *err
 		int n;
 		char *buf;
 
-		if (family == AF_INET && !sc.npol4)
+		if (family == AF_INET && !srv6_steer_wants_v4(&sc))
 			continue;
 		if (!tmpl && !d->steered && !q->json)
 			break;

@@ -360,7 +360,7 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 	if (r < 0)
 		return r;
 	r = print_rules(&sc, AF_INET6, out);
-	if (r == 0 && sc.npol4)
+	if (r == 0 && srv6_steer_wants_v4(&sc))
 		r = print_rules(&sc, AF_INET, out);
 	srv6_steer_cfg_release(&sc);
 	return r;

@@ -168,6 +168,15 @@ static bool gate_shaped(const char *line)
 	return true;
 }
 
+bool srv6_steer_wants_v4(const struct srv6_steer_cfg *cfg)
+{
+	return cfg->npol4 || gate_wanted(cfg, AF_INET);
+}
+
+/* Both IPv4 tools are there (the IPv4 gate is needed only then: without
+ * them no IPv4 xtables rule can reset a mark). */
+static bool v4_tools(void);
+
 /* Append the text that leaves exactly one gate @gate (a gate_rule() text),
  * first in mangle PREROUTING, when @want, and none otherwise; @n gates are
  * there now, @first whether the first of them comes first. */
@@ -877,12 +886,8 @@ int srv6_steer_install(const struct srv6_steer_cfg *cfg, char *err, size_t errle
 		return e;
 	if (cfg->npol4)
 		return install_family(cfg, AF_INET, err, errlen);
-	if (gate_wanted(cfg, AF_INET)) {
-		/* Without iptables no IPv4 xtables rule can reset the mark:
-		 * the gate is not needed. */
-		e = install_family(cfg, AF_INET, err, errlen);
-		return e == -ENOENT ? 0 : e;
-	}
+	if (gate_wanted(cfg, AF_INET) && v4_tools())
+		return install_family(cfg, AF_INET, err, errlen);
 	/* No IPv4 policies or contexts: a leftover IPv4 chain or gate goes; no
 	 * iptables at all is fine then. */
 	e = remove_family(AF_INET, chain_of(cfg), cfg->gate_mark, cfg->gate_mask, err, errlen);
@@ -991,12 +996,18 @@ int srv6_steer_check(const struct srv6_steer_cfg *cfg, char *what, size_t len)
 	e = check_family(cfg, AF_INET6, what, len);
 	if (e == 0 && cfg->npol4) {
 		e = check_family(cfg, AF_INET, what, len);
-	} else if (e == 0 && gate_wanted(cfg, AF_INET)) {
+	} else if (e == 0 && gate_wanted(cfg, AF_INET) && v4_tools()) {
 		e = check_family(cfg, AF_INET, what, len);
-		if (e == -ENOENT) /* no iptables: no gate needed (install) */
-			e = 0;
 	}
 	return e;
+}
+
+static bool v4_tools(void)
+{
+	const struct fam_tools *t = tools_for(AF_INET);
+	char path[256];
+
+	return tool_path(t->save, path, sizeof(path)) && tool_path(t->restore, path, sizeof(path));
 }
 
 int srv6_steer_tools_check(bool v4, char *err, size_t errlen)

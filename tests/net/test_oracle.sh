@@ -151,7 +151,9 @@ run_phase() {
 		echo "steer auto"
 		[ -n "$src" ] && echo "encap-source $src"
 		[ -n "${PHASE_CONF:-}" ] && echo "$PHASE_CONF"
-		conf_extra
+		# a phase that names its egress keeps it (SRV6D_EXTRA_CONF's
+		# egress line would be a duplicate)
+		if [[ "${PHASE_CONF:-}" == *egress* ]]; then conf_extra | grep -v '^egress'; else conf_extra; fi
 		for i in "${run[@]}"; do field "${CASES[$i]}" 3; done
 	} >"$conf"
 	why=

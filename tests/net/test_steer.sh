@@ -17,7 +17,8 @@
 # a stale chain with duplicate jumps (crashed srv6d) is repaired, remove leaves
 # nothing, srv6_steer_format's text installs the same rules by hand (steer
 # none), and on the wire: queued packets reach the queue, --queue-bypass lets
-# them through with no listener, without it they are dropped.
+# them through with no listener, without it they are dropped; the context
+# gate's place, repair, other instances' gates and removal (issue 25).
 set -u
 source "$(dirname "$0")/lib.sh"
 
@@ -194,5 +195,36 @@ else
 fi
 steer remove
 check "final remove leaves nothing" test "$(saved 6)" = "$EMPTY" -a "$(saved 4)" = "$EMPTY"
+
+# ---- the context gate (issue 25): first in mangle PREROUTING, once, per family ----
+G6='-A PREROUTING -m mark --mark 0x6d000000/0xffff0000 -j ACCEPT'
+OTHER='-A PREROUTING -m mark --mark 0x6e000000/0xffff0000 -j ACCEPT'   # another instance's
+pre() {
+	if [ "$1" = 6 ]; then in_rtr ip6tables -t mangle -S PREROUTING; else in_rtr iptables -t mangle -S PREROUTING; fi |
+		grep -v '^-P'
+}
+steer install -q 0 -s 2001:db8:ff::1 -g 0x6d000000/0xffff0000 -G
+check "gate installed first in IPv6 and IPv4 mangle PREROUTING" \
+	test "$(pre 6)" = "$G6" -a "$(pre 4)" = "$G6"
+# a rule in front, a duplicate and another instance's gate: one install puts
+# ours first after the other instance's, once, and leaves the rest
+in_rtr ip6tables -t mangle -I PREROUTING 1 -j CONNMARK --restore-mark
+in_rtr ip6tables -t mangle -A PREROUTING -m mark --mark 0x6d000000/0xffff0000 -j ACCEPT
+steer install -q 0 -s 2001:db8:ff::1 -g 0x6d000000/0xffff0000 -G
+check "reinstall: a rule in front and a duplicate repaired" \
+	test "$(pre 6)" = "$G6"$'\n''-A PREROUTING -j CONNMARK --restore-mark --nfmask 0xffffffff --ctmask 0xffffffff'
+in_rtr ip6tables -t mangle -D PREROUTING -j CONNMARK --restore-mark
+in_rtr ip6tables -t mangle -I PREROUTING 1 -m mark --mark 0x6e000000/0xffff0000 -j ACCEPT
+steer install -q 0 -s 2001:db8:ff::1 -g 0x6d000000/0xffff0000 -G
+check "another instance's gate in front is left there, ours follows it" \
+	test "$(pre 6)" = "$OTHER"$'\n'"$G6"
+steer install -q 0 -s 2001:db8:ff::1 -g 0x6d000000/0xffff0000
+check "no IPv4 contexts: the IPv4 gate goes, the IPv6 one stays" \
+	test "$(pre 4)" = "" -a "$(pre 6)" = "$OTHER"$'\n'"$G6"
+steer install -q 0 -s 2001:db8:ff::1 -g 0x6d000000/0xffff0000 -G
+steer remove -g 0x6d000000/0xffff0000
+check "remove takes our gates and leaves the other instance's" \
+	test "$(pre 6)" = "$OTHER" -a "$(pre 4)" = ""
+in_rtr ip6tables -t mangle -D PREROUTING -m mark --mark 0x6e000000/0xffff0000 -j ACCEPT
 
 summary
