@@ -21,6 +21,7 @@
 #
 # Usage: BUILD=build bench/run_datapath.sh [MODES...]
 #   MODES: kernel floor floor1 floorp srv6d srv6d-inject ovl ovl-napi ovl-conf
+#   ovl-conf-other
 #   lat-kernel lat-end lat-srv6d mw1 mw2 (one PE pair with one worker and
 #   with two: see run_mw below) oth oth-ovl oth-ovl-napi (what the overload
 #   setup costs non-SRv6 traffic: see run_oth below)
@@ -154,23 +155,31 @@ drained() {
 	sleep 0.2
 }
 
-# trial RATE -> prints "offered_pps rx_pps loss_percent cpu1_busy_percent"
+# trial RATE -> prints "offered_pps rx_pps loss_percent cpu1_busy_percent
+# refused_pps" (refused: packets the veth would not take, see srv6_blast -O)
 trial() {
-	local rate=$1 before after out sent secs c0 c1
+	local rate=$1 before after out sent secs c0 c1 refused
 	before=$(rx_dst)
 	c0=$(cpu1_ticks)
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
-		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64 $GENY)
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64 $GENY $GENO)
 	c1=$(cpu1_ticks)
 	drained
 	after=$(rx_dst)
-	sent=$(echo "$out" | awk '{print $2}')
+	# open loop (GENO=-O): what was offered, refused by the veth or not
+	if [ -n "$GENO" ]; then
+		sent=$(echo "$out" | awk '{ for (i = 1; i < NF; i++) if ($i == "offered") print $(i + 1) }')
+	else
+		sent=$(echo "$out" | awk '{print $2}')
+	fi
+	refused=$(echo "$out" | awk '{ for (i = 1; i < NF; i++) if ($i == "refused") print $(i + 1) }')
 	secs=$(echo "$out" | awk '{print $4}')
-	awk -v s="$sent" -v t="$secs" -v r=$((after - before)) -v c0="$c0" -v c1="$c1" 'BEGIN {
+	awk -v s="$sent" -v t="$secs" -v r=$((after - before)) -v c0="$c0" -v c1="$c1" \
+		-v f="${refused:-0}" 'BEGIN {
 		l = s > 0 ? (s - r) * 100 / s : 100; if (l < 0) l = 0;
 		split(c0, a, " "); split(c1, b, " ");
 		u = b[2] > a[2] ? (b[1] - a[1]) * 100 / (b[2] - a[2]) : 0
-		printf "%.0f %.0f %.3f %.1f\n", s / t, r / t, l, u }'
+		printf "%.0f %.0f %.3f %.1f %.0f\n", s / t, r / t, l, u, f / t }'
 }
 
 # search -> prints "RX BUSY LIMITED": the highest rx rate (pps) with loss
@@ -246,11 +255,19 @@ stop_bg() {
 #   ovl-napi: rtr's ingress veth in threaded NAPI mode (GRO on, which gives
 #             veth a NAPI context; `threaded` 1; RPS off), its NAPI thread
 #             pinned to CPU 1, the worker `worker-sched fifo 10` on CPU 1.
-#   ovl-conf: what an operator gets from the two documented conf lines alone,
-#             `ingress-napi threaded dev veth1` and `worker-sched fifo 10`
-#             (srv6d sets threaded NAPI and RPS 0 itself and puts them back
-#             at stop; its NAPI thread is not pinned), with GRO on veth1 (a
-#             veth has NAPI only with GRO: the prerequisite srv6d names).
+#   ovl-conf: what an operator gets from the one documented conf line alone,
+#             `ingress-napi threaded dev veth1`, which implies `worker-sched
+#             fifo 10` (srv6d sets threaded NAPI and RPS 0 itself and puts
+#             them back at stop; its NAPI thread is not pinned), with GRO on
+#             veth1 (a veth has NAPI only with GRO: the prerequisite srv6d
+#             names).
+#   ovl-conf-other: the same line with `worker-sched other`: threaded NAPI
+#             alone, the worker SCHED_OTHER.
+# All of them offer open loop (srv6_blast -O): with threaded NAPI the
+# veth's ring holds the sender's packets until the router takes them, its
+# socket's send buffer fills, and a blocking sender would offer only what
+# the router takes (about 1x); open loop counts what it could not hand over
+# as offered and lost, as a NIC drops at its ring.
 # ---------------------------------------------------------------------------
 napi_on() { # on failure undoes what it did: the next modes run as set up
 	local p
@@ -279,13 +296,18 @@ end_conf() {
 		if [ $# -eq 0 ]; then echo "sid fc00:ff::1 action End"; else printf '%s\n' "$@"; fi
 	} >"$TMPD/srv6d.conf"
 }
-# ovl_srv6d SCHED [LINE...]: srv6d End on CPU 1 with `worker-sched SCHED`
+# ovl_srv6d SCHED [LINE...]: srv6d End on CPU 1 with `worker-sched SCHED` (none
+# when SCHED is empty)
 # (no chrt: the worker's policy is the conf's) and each LINE, in the
 # background (BGPID)
 ovl_srv6d() {
 	local sched=$1
 	shift
-	end_conf verdict "worker-sched $sched" "$@" "sid fc00:ff::1 action End"
+	if [ -n "$sched" ]; then
+		end_conf verdict "worker-sched $sched" "$@" "sid fc00:ff::1 action End"
+	else
+		end_conf verdict "$@" "sid fc00:ff::1 action End"
+	fi
 	ip netns exec "$NS_RTR" "$BUILD/srv6d" -f -c "$TMPD/srv6d.conf" -s "$TMPD/stats" \
 		>"$TMPD/bg.out" 2>&1 &
 	BGPID=$!
@@ -294,38 +316,51 @@ ovl_srv6d() {
 declare -A OVL2 OVL5
 run_ovl() { # run_ovl MODE
 	local m=$1 rate r2 r5
+	# open loop: what the sender cannot hand over (its send buffer full
+	# while the veth's ring holds its packets) counts as offered and lost
+	GENO=-O
 	if [ "$m" = ovl-napi ]; then
-		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; return; }
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; GENO=; return; }
 	fi
 	R ip -6 route del fc00:ff::/64
-	if [ "$m" = ovl-conf ]; then
+	if [ "$m" = ovl-conf ] || [ "$m" = ovl-conf-other ]; then
 		R "$PY" "$PWD/bench/veth_gro.py" veth1 1
-		ovl_srv6d "fifo 10" "ingress-napi threaded dev veth1"
+		# ovl-conf: the one line (worker-sched fifo 10 implied);
+		# ovl-conf-other: the same with the worker left SCHED_OTHER
+		if [ "$m" = ovl-conf ]; then
+			ovl_srv6d "" "ingress-napi threaded dev veth1"
+		else
+			ovl_srv6d other "ingress-napi threaded dev veth1"
+		fi
 		if ! R grep -qx 1 /sys/class/net/veth1/threaded; then
 			echo "    srv6d did not set threaded NAPI on veth1: $(tail -3 "$TMPD/bg.out")" >&2
 			stop_bg; R "$PY" "$PWD/bench/veth_gro.py" veth1 0
 			R ip -6 route add fc00:ff::/64 via fc00:2::2
-			RES[$m]="0 0 0"; return
+			RES[$m]="0 0 0"; GENO=; return
 		fi
+		echo "    srv6d's threads (policy prio name): $(ps -L -o cls=,rtprio=,comm= -p "$BGPID" |
+			sort | uniq -c | tr -s ' ' | tr '\n' ';')" >&2
 	else
 		ovl_srv6d "$([ "$m" = ovl-napi ] && echo fifo 10 || echo other)"
 	fi
 	RES[$m]=$(search)
 	set -- ${RES[$m]}; rate=${1%.*}
 	r2=$(trial $((rate * 2))); r5=$(trial $((rate * 5)))
-	echo "    2x: offered/rx/loss/cpu1 $r2   5x: $r5" >&2
+	echo "    2x: offered/rx/loss/cpu1/refused $r2   5x: $r5" >&2
 	set -- $r2; OVL2[$m]="${OVL2[$m]:-}${OVL2[$m]:+ }$1:$2"
 	set -- $r5; OVL5[$m]="${OVL5[$m]:-}${OVL5[$m]:+ }$1:$2"
 	stop_bg
+	GENO=
 	echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | tr '\n' ';')" >&2
 	[ "$m" = ovl-napi ] && napi_off
-	if [ "$m" = ovl-conf ]; then
+	if [ "$m" = ovl-conf ] || [ "$m" = ovl-conf-other ]; then
 		echo "    after srv6d's stop: veth1 threaded $(R cat /sys/class/net/veth1/threaded)," \
 			"rps_cpus $(R cat /sys/class/net/veth1/queues/rx-0/rps_cpus)" >&2
 		R "$PY" "$PWD/bench/veth_gro.py" veth1 0
 	fi
 	R ip -6 route add fc00:ff::/64 via fc00:2::2
 }
+GENO=
 
 # ---------------------------------------------------------------------------
 # What the overload setup costs other traffic (split placement), modes oth
@@ -507,7 +542,7 @@ run_mode() {
 		run_lat "$m"
 		RES[$m]="0 0 0"; COST[$m]=-
 		;;
-	ovl|ovl-napi|ovl-conf)
+	ovl|ovl-napi|ovl-conf|ovl-conf-other)
 		run_ovl "$m"
 		COST[$m]=-
 		;;
@@ -935,7 +970,7 @@ done
 		done
 	done
 	for m in $MODES; do
-		case $m in ovl|ovl-napi|ovl-conf) ;; *) continue ;; esac
+		case $m in ovl|ovl-napi|ovl-conf|ovl-conf-other) ;; *) continue ;; esac
 		set -- ${RES[$m]:-0 0 0}
 		echo "$m: rate at <= ${LOSS}% loss $(awk -v v="$1" 'BEGIN { printf "%.0f", v / 1000 }') kpps (median);" \
 			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}"

@@ -7,12 +7,19 @@
  * bucket on CLOCK_MONOTONIC.  The UDP source port varies over -F flows.
  *
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
- *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER] [-4 DST4]
+ *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-O] [-P | -D INNER] [-4 DST4]
  *
  * -y: sched_yield() after each burst, and while waiting for the pace, so a
  * consumer pinned to the same CPU at the same real-time priority
  * (bench/run_datapath.sh PLACE=onecore, and the mw2 case's worker on the
  * generator's CPU) runs between bursts.
+ * -O: open loop, as traffic arriving from a wire: sendmmsg does not wait
+ * (MSG_DONTWAIT), and a packet refused (EAGAIN: the socket's send buffer is
+ * full because a veth peer's NAPI ring still holds its packets; ENOBUFS: the
+ * device's queue stopped), where a NIC would drop at its ring, still uses
+ * its token, so the offered rate is the paced one, not what the receiver
+ * let through.  Without -O sendmmsg blocks on a full send buffer and a
+ * refused burst is tried again at once (closed loop).
  * -P: a plain IPv6 + UDP packet to SEG1 (the only segment), no SRH: traffic for
  * a headend policy (H.Encaps).
  * -D INNER: the SRH's next header is IPv6 (41): an inner IPv6 header from SRC
@@ -28,8 +35,10 @@
  * checks it).
  * SEG1 is the first segment (the packet's destination), the last one the
  * final destination; Segments Left = nsegs - 1.  -r 0 sends as fast as it can.
- * Prints "sent N seconds T pps P cpu C" (C: its own user + system seconds,
- * getrusage, including the receive softirq work run in its context).
+ * Prints "sent N seconds T pps P cpu C offered O refused F" (N: packets the
+ * device took; C: its own user + system seconds, getrusage, including the
+ * receive softirq work run in its context; O: packets tried, sent or not;
+ * F: packets the device refused, ENOBUFS/EAGAIN).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -88,14 +97,14 @@ int main(int argc, char **argv)
 	struct mmsghdr mm[BURST];
 	struct iovec iov[BURST];
 	struct sockaddr_ll ll = { .sll_family = AF_PACKET };
-	unsigned long long sent = 0;
+	unsigned long long sent = 0, offered = 0, refused = 0;
 	uint8_t dmac[6], *p;
 	size_t len, srh_len, udp_off;
-	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0, plain = 0;
+	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0, plain = 0, open_loop = 0;
 	size_t ip_off;
 	double t0, t, tokens = 0, last;
 
-	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTPD:4:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTOPD:4:")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'M': mac = optarg; break;
@@ -108,6 +117,7 @@ int main(int argc, char **argv)
 		case 'c': cpu = atoi(optarg); break;
 		case 'y': yield = 1; break;
 		case 'T': stamp = 1; break;
+		case 'O': open_loop = 1; break;
 		case 'P': plain = 1; break;
 		case 'D': inner = optarg; break;
 		case '4': dst4 = optarg; break;
@@ -284,13 +294,26 @@ int main(int argc, char **argv)
 			for (unsigned int b = 0; b < n; b++)
 				memcpy(pkts[b] + udp_off + 8, &ns, sizeof(ns));
 		}
-		r = sendmmsg(fd, mm, n, 0);
-		if (r > 0) {
-			sent += (unsigned long long)r;
-			tokens -= r;
-		} else if (r < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
+		r = sendmmsg(fd, mm, n, open_loop ? MSG_DONTWAIT : 0);
+		if (r < 0 && errno != ENOBUFS && errno != EAGAIN && errno != EINTR) {
 			perror("sendmmsg");
 			return 1;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			r = 0;
+		/* sendmmsg stops at the first packet the device refuses:
+		 * the rest of the burst was not tried */
+		sent += (unsigned long long)r;
+		if (open_loop) {
+			offered += n;
+			refused += n - (unsigned int)r;
+			tokens -= n;
+		} else {
+			offered += (unsigned long long)r + (r < (int)n);
+			refused += r < (int)n;
+			tokens -= r;
 		}
 		if (yield)
 			sched_yield();
@@ -303,13 +326,14 @@ int main(int argc, char **argv)
 		if (getrusage(RUSAGE_SELF, &ru) == 0)
 			used = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 			      (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-		printf("sent %llu seconds %.3f pps %.0f cpu %.3f\n", sent, t, (double)sent / t, used);
+		printf("sent %llu seconds %.3f pps %.0f cpu %.3f offered %llu refused %llu\n", sent, t,
+		       (double)sent / t, used, offered, refused);
 	}
 	return 0;
 
 usage:
 	fprintf(stderr, "usage: srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] "
-		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T] [-P | -D INNER] "
+		"[-t SECONDS] [-l PAYLOAD<=1400] [-F FLOWS] [-c CPU] [-y] [-T] [-O] [-P | -D INNER] "
 		"[-4 DST4]\n");
 	return 2;
 }

@@ -124,6 +124,9 @@ struct srv6_hmac_set;
 #define SRV6_CONF_QUEUE_MAXLEN_MAX  1048576
 #define SRV6_CONF_MAX_FILE          (16u << 20)  /* bytes; larger: -EFBIG */
 #define SRV6_CONF_ERRLEN            256          /* enough for any message */
+/* the worker priority `ingress-napi` implies when no worker-sched line is
+ * given: the overload setting is the two together (docs/PERFORMANCE.md) */
+#define SRV6_CONF_NAPI_FIFO_PRIO    10
 /* srv6_sid_format/srv6_route_format never need more than this (incl. NUL). */
 #define SRV6_CONF_LINE_MAX          (384 + SRV6_MAX_SEGS * (INET6_ADDRSTRLEN + 1))
 
@@ -245,8 +248,11 @@ struct srv6_conf {
 	uint32_t rule_pref;            /* default SRV6_NHCTX_RULE_PRIO */
 	int ncpus;                     /* 0: no affinity */
 	int cpus[SRV6_CONF_MAX_QUEUES];
-	bool worker_fifo;              /* worker-sched fifo PRIO; default other */
+	bool worker_fifo;              /* worker-sched fifo PRIO; default other,
+	                                  fifo SRV6_CONF_NAPI_FIFO_PRIO with
+	                                  ingress-napi and no worker-sched line */
 	int worker_prio;               /* 1..99 when worker_fifo, else 0 */
+	bool worker_sched_implied;     /* worker_fifo set by ingress-napi */
 	int log_level;                 /* LOG_* of <syslog.h>; default LOG_INFO */
 	char ctl_path[108];            /* control socket; "" = none */
 	struct srv6_conf_fpm fpm;      /* `fpm listen ...`; start-only */

@@ -911,6 +911,14 @@ static int conf_finish(struct conf_ctx *x)
 	}
 	if (conf_pqueue_cycles(x->c, &x->line, &x->e))
 		return -EINVAL;
+	/* ingress-napi without a worker-sched line: the overload setting is
+	 * both, so one line gives it (an explicit worker-sched other keeps
+	 * the workers SCHED_OTHER) */
+	if (x->has_napi && !x->has_sched) {
+		x->c->worker_fifo = true;
+		x->c->worker_prio = SRV6_CONF_NAPI_FIFO_PRIO;
+		x->c->worker_sched_implied = true;
+	}
 	if (srv6_hmac_conf_finish(x->c, &x->line, x->e.buf, x->e.len))   /* hmac hook */
 		return -EINVAL;
 	if ((x->c->mark_base & ~x->c->mark_mask) ||

@@ -671,6 +671,7 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	memcpy(nc->cpus, d->conf.cpus, sizeof(nc->cpus));
 	nc->worker_fifo = d->conf.worker_fifo;
 	nc->worker_prio = d->conf.worker_prio;
+	nc->worker_sched_implied = d->conf.worker_sched_implied;
 	nc->egress = d->conf.egress;
 	memcpy(nc->pqueues, d->conf.pqueues, sizeof(nc->pqueues));
 	nc->npqueues = d->conf.npqueues;

@@ -324,6 +324,10 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 	} else {
 		fprintf(out, "cpu-affinity none\n");
 	}
+	if (c->worker_fifo && !c->worker_sched_implied)
+		fprintf(out, "worker-sched fifo %d\n", c->worker_prio);
+	else if (!c->worker_fifo)
+		fprintf(out, "worker-sched other\n");
 	fprintf(out, "log-level %s\n", srv6_log_level_name(c->log_level));
 	if (c->fpm.on) {
 		inet_ntop(c->fpm.family, c->fpm.addr, a, sizeof(a));
@@ -341,6 +345,8 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 		for (unsigned int i = 0; i < c->nnapi; i++)
 			fprintf(out, " %s", c->napi_devs[i]);
 		fprintf(out, "\n");
+		if (c->worker_sched_implied)
+			fprintf(out, "# ingress-napi implies worker-sched fifo %d\n", c->worker_prio);
 	}
 	srv6_hmac_conf_print(c->hmac, out);           /* hmac hook */
 	for (size_t i = 0; i < c->nsids; i++) {

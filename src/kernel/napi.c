@@ -53,6 +53,12 @@ static int sys_write(const char *path, const char *val)
 	return 0;
 }
 
+/* /sys read-only: the shipped unit's ProtectKernelTunables=; the drop-in
+ * that allows the device is in systemd/srv6d.service.in */
+#define RO_HINT_A " (/sys is read-only: under the srv6d unit allow the device in a drop-in, " \
+		  "ReadWritePaths=/sys/class/net/"
+#define RO_HINT_B "/, and for its workers RestrictRealtime=no and LimitRTPRIO=10)"
+
 void srv6_napi_restore(struct srv6_napi_state *s)
 {
 	char p[128];
@@ -89,10 +95,13 @@ int srv6_napi_apply(struct srv6_napi_state *s, const char (*names)[IF_NAMESIZE],
 		}
 		r = sys_write(p, "1");
 		if (r < 0) {
-			snprintf(err, errlen, "ingress-napi: %s: threaded NAPI: %s%s", dv->name, strerror(-r),
+			snprintf(err, errlen, "ingress-napi: %s: threaded NAPI: %s%s%s%s%s", dv->name,
+				 strerror(-r),
 				 r == -EOPNOTSUPP || r == -EINVAL || r == -EIO ?
 				 " (the device has no NAPI context; a veth has one with GRO on: "
-				 "ethtool -K DEV gro on)" : "");
+				 "ethtool -K DEV gro on)" : "",
+				 r == -EROFS ? RO_HINT_A : "", r == -EROFS ? dv->name : "",
+				 r == -EROFS ? RO_HINT_B : "");
 			goto fail;
 		}
 		s->n++;
@@ -103,8 +112,9 @@ int srv6_napi_apply(struct srv6_napi_state *s, const char (*names)[IF_NAMESIZE],
 			dv->nq = q + 1;
 			r = sys_write(p, "0");
 			if (r < 0) {
-				snprintf(err, errlen, "ingress-napi: %s: rx-%u rps_cpus: %s", dv->name, q,
-					 strerror(-r));
+				snprintf(err, errlen, "ingress-napi: %s: rx-%u rps_cpus: %s%s%s%s", dv->name,
+					 q, strerror(-r), r == -EROFS ? RO_HINT_A : "",
+					 r == -EROFS ? dv->name : "", r == -EROFS ? RO_HINT_B : "");
 				goto fail;
 			}
 		}

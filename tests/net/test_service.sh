@@ -142,6 +142,7 @@ steer none
 egress inject
 encap-source 2001:db8:2::1
 cpu-affinity 0,1
+worker-sched fifo 20
 log-level debug
 CONF
 in_rtr "$SRV6D" --check -v -c "$TMPD/globals.conf" 2>/dev/null | grep -v '^#' >"$TMPD/globals.out"

@@ -57,6 +57,13 @@
 #   lets through (its groups as systemd-analyze lists them), every socket of
 #   a RestrictAddressFamilies= family, no 32-bit call, no new namespace, no
 #   realtime policy, no set-ID mode, no personality change.
+# 7. ingress-napi (implying worker-sched fifo 10): under the shipped unit a
+#   start-up failure naming the device, the read-only /sys and the drop-in;
+#   with that drop-in (ReadWritePaths=/sys/class/net/IF/, RestrictRealtime=no,
+#   LimitRTPRIO=10; CAP_SYS_NICE instead where this machine cannot raise
+#   RLIMIT_RTPRIO: no CAP_SYS_RESOURCE) the device switched, the worker SCHED_FIFO 10, End works,
+#   the device put back at the stop; with the /sys line only, the worker
+#   SCHED_OTHER and a warning naming LimitRTPRIO.
 #
 # UNIT_TEMPLATE=FILE checks another unit text (default systemd/srv6d.service.in),
 # e.g. an older one: git show REV:systemd/srv6d.service.in >FILE.
@@ -130,7 +137,7 @@ declare -A KIND=(
 	[ReadWritePaths]=emulated [ReadOnlyPaths]=emulated [InaccessiblePaths]=emulated
 	[RuntimeDirectory]=emulated [RuntimeDirectoryMode]=emulated
 	[CapabilityBoundingSet]=emulated [AmbientCapabilities]=emulated
-	[NoNewPrivileges]=emulated [MemoryDenyWriteExecute]=emulated
+	[NoNewPrivileges]=emulated [MemoryDenyWriteExecute]=emulated [LimitRTPRIO]=emulated
 	[RestrictNamespaces]=audited [RestrictRealtime]=audited
 	[RestrictSUIDSGID]=audited [LockPersonality]=audited
 	[RestrictAddressFamilies]=audited [SystemCallArchitectures]=audited
@@ -161,7 +168,7 @@ sbx_parse() {
 	local unit=$1 out=$2 quiet=${3:-} k v kb nb p
 	local psys=no phome=no ptmp=0 pdev=0 pkt=0 pkm=0 pkl=0 pcg=0 phost=0 pclock=0 nnp=0 mdwe=0
 	local -a rw=() ro=() inacc=() rtdirs=() seccomp=() audited=() manager=() bad=()
-	local rtmode=0755 bnd='' bnd_set=0 amb=''
+	local rtmode=0755 bnd='' bnd_set=0 amb='' rtprio=''
 	PRE=() START=() RELOAD=() SBX_CAPS=
 	SBX_SECCOMP=()
 	while IFS=$'\t' read -r k v; do
@@ -196,6 +203,8 @@ sbx_parse() {
 		ProtectHostname) phost=$(yes_no "$v") ;;
 		NoNewPrivileges) nnp=$(yes_no "$v") ;;
 		MemoryDenyWriteExecute) mdwe=$(yes_no "$v") ;;
+		LimitRTPRIO) case $v in ''|*[!0-9]*) bad+=("LimitRTPRIO=$v (a value this test cannot apply)") ;;
+			*) rtprio=$v ;; esac ;;
 		ReadWritePaths) if [ -z "$v" ]; then rw=(); else read -ra p <<<"$v"; rw+=("${p[@]}"); fi ;;
 		ReadOnlyPaths) if [ -z "$v" ]; then ro=(); else read -ra p <<<"$v"; ro+=("${p[@]}"); fi ;;
 		InaccessiblePaths) if [ -z "$v" ]; then inacc=(); else read -ra p <<<"$v"; inacc+=("${p[@]}"); fi ;;
@@ -280,8 +289,9 @@ sbx_parse() {
 	for p in "${rw[@]}"; do ent read-write "$p"; done
 	for p in "${ro[@]}"; do ent read-only "$p"; done
 	for p in "${inacc[@]}"; do ent inaccessible "$p" "$STAGE/inacc"; done
-	# systemd follows symlinks of entry paths (/lib/modules -> usr/lib/modules)
-	mapfile -t paths < <(realpath -m -- "${paths[@]}")
+	# systemd follows symlinks of entry paths (/lib/modules -> usr/lib/modules;
+	# /sys/class/net/IF -> the device's directory, in srv6d's namespace)
+	mapfile -t paths < <(ip netns exec "$NS_RTR" realpath -m -- "${paths[@]}")
 	for k in "${!ents[@]}"; do
 		set -- ${ents[$k]}
 		echo "$1 $2 $3 ${paths[$k]} $4"
@@ -306,6 +316,7 @@ sbx_parse() {
 			echo "setpriv --ambient-caps=-all,+${amb//,/,+}"
 		fi
 		[ "$mdwe" = 1 ] && echo "mdwe"
+		[ -n "$rtprio" ] && echo "rlimit rtprio $rtprio"
 		for p in "${rtdirs[@]}"; do echo "runtime /run/$p $rtmode"; done
 	} >>"$out"
 	SBX_UNSHARE=(unshare --mount --propagation private)
@@ -346,7 +357,7 @@ private_dev() {
 	[ -e /proc/kcore ] && ln -s /proc/kcore "$d/core"
 	mount --move "$d" /dev
 }
-sp=() pre=() nosuid=0
+sp=() pre=() nosuid=0 rl=()
 # the private runtime directory of the stand-in (systemd creates /run/NAME)
 while read -r kind a b _; do
 	case $kind in
@@ -363,6 +374,7 @@ while read -r kind mode ign path src; do
 	case $kind in
 	setpriv) sp+=("$mode") ;;
 	mdwe) pre=(/usr/bin/python3 -c "$SBX_MDWE_PY") ;;
+	rlimit) rl=(prlimit "--$mode=$ign:$ign") ;;   # LimitRTPRIO=: soft and hard
 	nosuid) nosuid=1 ;;
 	mount)
 		if ! [ -e "$path" ]; then
@@ -416,7 +428,7 @@ for v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS TSAN_OPTIONS; do
 	[ -n "${!v:-}" ] && keep+=("$v=${!v}")
 done
 exec </dev/null env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-	LANG=C.UTF-8 "${keep[@]}" setpriv "${sp[@]}" -- "${pre[@]}" "$@"
+	LANG=C.UTF-8 "${keep[@]}" "${rl[@]}" setpriv "${sp[@]}" -- "${pre[@]}" "$@"
 SANDBOX
 mkdir -p "$STAGE/etc/srv6d" "$STAGE/sbin" "$STAGE/tmp" "$STAGE/vartmp" "$STAGE/dev" \
 	"$STAGE/inacc/dir"
@@ -762,5 +774,86 @@ audit() {
 	fi
 }
 audit
+
+# ---- 7. ingress-napi (which implies worker-sched fifo 10) under the unit ----
+# The shipped unit makes /sys read-only (ProtectKernelTunables=) and forbids
+# SCHED_FIFO: the start fails naming the device and the drop-in.  With the
+# drop-in the unit's comment gives (ReadWritePaths=/sys/class/net/IF/,
+# RestrictRealtime=no, LimitRTPRIO=10) srv6d switches the device, its worker
+# runs SCHED_FIFO 10, End works, and the stop puts the device back; with
+# only the ReadWritePaths= line the worker stays SCHED_OTHER, said once.
+NAPI_IF=$RTR_IF_SRC
+# napi_state: "threaded T rps R" of rtr's ingress device
+napi_state() {
+	echo "threaded $(in_rtr cat "/sys/class/net/$NAPI_IF/threaded" 2>/dev/null)" \
+		"rps $(in_rtr cat "/sys/class/net/$NAPI_IF/queues/rx-0/rps_cpus" 2>/dev/null)"
+}
+# fifo_threads PID: how many of PID's threads run SCHED_FIFO at priority 10
+fifo_threads() { ps -L -o cls=,rtprio= -p "$1" | awk '$1 == "FF" && $2 == 10' | wc -l; }
+# unit_with NAME LINE...: the unit with LINEs added to [Service], as a
+# drop-in adds them
+unit_with() {
+	local f=$STAGE/unit-$1.service; shift
+	awk -v add="$(printf '%s\n' "$@")" '/^\[Install\]/ && !done { printf "%s\n", add; done = 1 } { print }
+		END { if (!done) printf "%s\n", add }' "$UNIT" >"$f"
+	echo "$f"
+}
+NI="ingress-napi"
+if ! in_rtr "$PY" "$TOP_DIR/bench/veth_gro.py" "$NAPI_IF" 1; then
+	fail "$NI: GRO on for rtr's $NAPI_IF (a veth's NAPI context)"
+else
+	before=$(napi_state)
+	{ base_conf; echo "egress inject"; echo "ingress-napi threaded dev $NAPI_IF"; } >"$CONF"
+	# 7a. the shipped unit
+	rm -rf "$STAGE/rt"
+	log=$TMPD/srv6d.napi.ro.log
+	out=$(sbx_wait "$STAGE/entries" "${PRE[@]}" 2>&1)
+	check "$NI, shipped unit: ExecStartPre (srv6d --check) passes ($(tail -1 <<<"$out"))" test $? -eq 0
+	sbx_wait "$STAGE/entries" "${START[@]}" >"$log" 2>&1; rc=$?
+	check "$NI, shipped unit: a start-up failure, not a run without the setting (exit $rc)" \
+		test "$rc" -ne 0 -a "$rc" -ne 124
+	check "$NI, shipped unit: one line names the device, the read-only /sys and the drop-in" \
+		grep -q "ingress-napi: $NAPI_IF: threaded NAPI: Read-only file system (/sys is read-only: under the srv6d unit allow the device in a drop-in, ReadWritePaths=/sys/class/net/$NAPI_IF/, and for its workers RestrictRealtime=no and LimitRTPRIO=10)" "$log"
+	check "$NI, shipped unit: the device is as it was ($(napi_state))" test "$(napi_state)" = "$before"
+	# 7b. with the drop-in.  Raising RLIMIT_RTPRIO's hard limit (what
+	# systemd does for LimitRTPRIO=) needs CAP_SYS_RESOURCE, which some
+	# containers lack: there the unit comment's other form, CAP_SYS_NICE
+	# added to the two capability lines
+	if prlimit --rtprio=10:10 true 2>/dev/null; then
+		rt=(RestrictRealtime=no LimitRTPRIO=10)
+	else
+		rt=(RestrictRealtime=no "$(grep '^CapabilityBoundingSet=' "$UNIT" | tail -1) CAP_SYS_NICE"
+			"$(grep '^AmbientCapabilities=' "$UNIT" | tail -1) CAP_SYS_NICE")
+	fi
+	echo "# $NI drop-in: ReadWritePaths=/sys/class/net/$NAPI_IF/ ${rt[*]}"
+	sbx_parse "$(unit_with napi "ReadWritePaths=/sys/class/net/$NAPI_IF/" "${rt[@]}")" \
+		"$STAGE/entries-napi" quiet
+	if unit_start "$NI, with the drop-in" "$STAGE/entries-napi"; then
+		check "$NI, with the drop-in: threaded NAPI on, RPS off ($(napi_state))" \
+			test "$(napi_state)" = "threaded 1 rps 0"
+		n=$(fifo_threads "$SRV6D_PID")
+		check "$NI, with the drop-in: the worker runs SCHED_FIFO 10, implied ($n thread)" test "$n" -eq 1
+		check "$NI, with the drop-in: no SCHED_FIFO warning" \
+			eval '! grep -q "cannot run the worker SCHED_FIFO" "$SRV6D_LOG"'
+		send_end "$NI, with the drop-in"
+		unit_stop "$NI, with the drop-in"
+		check "$NI, with the drop-in: the stop puts the device back ($(napi_state))" \
+			test "$(napi_state)" = "$before"
+	fi
+	# 7c. the /sys line only: the worker stays SCHED_OTHER and says why
+	sbx_parse "$(unit_with napi-sys "ReadWritePaths=/sys/class/net/$NAPI_IF/")" \
+		"$STAGE/entries-napi-sys" quiet
+	if unit_start "$NI, /sys only" "$STAGE/entries-napi-sys"; then
+		check "$NI, /sys only: threaded NAPI on ($(napi_state))" test "$(napi_state)" = "threaded 1 rps 0"
+		n=$(fifo_threads "$SRV6D_PID")
+		check "$NI, /sys only: no SCHED_FIFO thread ($n)" test "$n" -eq 0
+		check "$NI, /sys only: a warning names the missing LimitRTPRIO" \
+			grep -q "cannot run the worker SCHED_FIFO 10: Operation not permitted (needs CAP_SYS_NICE or LimitRTPRIO)" "$SRV6D_LOG"
+		unit_stop "$NI, /sys only"
+		check "$NI, /sys only: the stop puts the device back ($(napi_state))" \
+			test "$(napi_state)" = "$before"
+	fi
+	in_rtr "$PY" "$TOP_DIR/bench/veth_gro.py" "$NAPI_IF" 0
+fi
 
 summary

@@ -334,6 +334,27 @@ static void test_globals(void **state)
 						err, sizeof(err)), 0);
 	assert_int_equal(c.nnapi, 2);
 	assert_string_equal(c.napi_devs[1], "eth1");
+	/* the overload setting in one line: SCHED_FIFO workers implied */
+	assert_true(c.worker_fifo);
+	assert_int_equal(c.worker_prio, SRV6_CONF_NAPI_FIFO_PRIO);
+	assert_true(c.worker_sched_implied);
+	srv6_conf_free(&c);
+	/* an explicit worker-sched wins, before or after the line */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "worker-sched other\n"
+						"ingress-napi threaded dev eth0\n", err, sizeof(err)), 0);
+	assert_false(c.worker_fifo);
+	assert_false(c.worker_sched_implied);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "ingress-napi threaded dev eth0\n"
+						"worker-sched fifo 30\n", err, sizeof(err)), 0);
+	assert_true(c.worker_fifo);
+	assert_int_equal(c.worker_prio, 30);
+	assert_false(c.worker_sched_implied);
+	srv6_conf_free(&c);
+	/* and without ingress-napi nothing is implied */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "queue 1\n", err, sizeof(err)), 0);
+	assert_false(c.worker_fifo);
+	assert_false(c.worker_sched_implied);
 	srv6_conf_free(&c);
 
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf",
