@@ -68,6 +68,18 @@ unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c);
 void srv6_pending_log(struct srv6_pending *p, const struct srv6_conf *c);
 
 /**
+ * srv6_pending_carry - mark as already logged each entry of @np (made for
+ * @nc, its pending parts set) that @old (made for @oc) logged as pending
+ * with the same name, origin and reason, so that srv6_pending_log() on @np
+ * says only what is new or changed: a batch from zebra that leaves an entry
+ * waiting for the same thing does not repeat its warning.  Returns how many
+ * were carried; on no memory none are (the warnings repeat).  Control
+ * thread, before @old is freed.
+ */
+size_t srv6_pending_carry(struct srv6_pending *np, const struct srv6_conf *nc,
+			  const struct srv6_pending *old, const struct srv6_conf *oc);
+
+/**
  * srv6_pending_print - "pending total=N sids=S routes=R", then one line per
  * pending entry: "pending sid PREFIX ACTION FILE:LINE: REASON" or
  * "pending route PREFIX MODE FILE:LINE: REASON", to @f, or to the log

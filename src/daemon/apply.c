@@ -65,33 +65,111 @@ void conf_warnings(const struct srv6_conf *c, FILE *f)
  * Results the NFQUEUE verdict of an IPv6 hook cannot carry (an IPv4 packet,
  * an Ethernet frame) need the injection egress.  When srv6d could not create
  * its device, such packets are dropped and counted ("unsupported"): say so
- * once per line, at start and reload.
+ * once per line, at start and reload, and once for each entry an FPM batch,
+ * the kernel mirror or srv6ctl adds.
  */
-static void warn_line(const char *path, unsigned int line, const char *what)
+static void warn_line(const struct daemon *d, unsigned int origin, unsigned int line,
+		      const char *entry, const char *what)
 {
-	srv6_log(LOG_WARNING, "%s:%u: %s needs the injection egress, which is not available: "
-		 "such packets are dropped and counted as \"unsupported\"", path, line, what);
+	if (origin == SRV6_ORIGIN_CONF && line)
+		srv6_log(LOG_WARNING, "%s:%u: %s needs the injection egress, which is not available: "
+			 "such packets are dropped and counted as \"unsupported\"", d->conf_path, line,
+			 what);
+	else
+		srv6_log(LOG_WARNING, "%s: %s %s needs the injection egress, which is not available: "
+			 "such packets are dropped and counted as \"unsupported\"",
+			 origin == SRV6_ORIGIN_CONF ? "srv6ctl" :
+			 srv6_origin_name((enum srv6_origin)origin), entry, what);
 }
 
-static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c)
+/* Order of SIDs by prefix, length and action; of routes by family, prefix
+ * and length (warn_unsupported's "was it there before"). */
+static int sid_key_cmp(const void *a, const void *b)
 {
+	const struct srv6_conf_sid *x = *(const struct srv6_conf_sid *const *)a;
+	const struct srv6_conf_sid *y = *(const struct srv6_conf_sid *const *)b;
+	int r = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
+
+	if (r)
+		return r;
+	if (x->plen != y->plen)
+		return x->plen < y->plen ? -1 : 1;
+	return (int)x->cfg.action - (int)y->cfg.action;
+}
+
+static int route_key_cmp(const void *a, const void *b)
+{
+	const struct srv6_conf_route *x = *(const struct srv6_conf_route *const *)a;
+	const struct srv6_conf_route *y = *(const struct srv6_conf_route *const *)b;
+	int r;
+
+	if (x->family != y->family)
+		return x->family < y->family ? -1 : 1;
+	r = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
+	if (r)
+		return r;
+	return (int)x->plen - (int)y->plen;
+}
+
+/*
+ * Say it for each line of @c that needs the missing device; with @old
+ * (the running conf, for an FPM batch or srv6ctl) only for the entries it
+ * did not have, so a batch from zebra does not repeat what was said.  On
+ * no memory for that index everything is said again.
+ */
+static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c,
+			     const struct srv6_conf *old)
+{
+	const struct srv6_conf_sid **os = NULL;
+	const struct srv6_conf_route **orr = NULL;
+	char entry[INET6_ADDRSTRLEN + 48], a[INET6_ADDRSTRLEN];
+
 	if (d->injdev.ifindex)
 		return;
-	for (size_t i = 0; i < c->nsids; i++) {
-		enum srv6_action a = c->sids[i].cfg.action;
-
-		if (a == SRV6_ACT_END_DX4)
-			warn_line(d->conf_path, c->sids[i].line, "End.DX4 (IPv4 results)");
-		else if (a == SRV6_ACT_END_DT4)
-			warn_line(d->conf_path, c->sids[i].line, "End.DT4 (IPv4 results)");
-		else if (a == SRV6_ACT_END_DT46)
-			warn_line(d->conf_path, c->sids[i].line, "End.DT46 with an IPv4 inner packet");
-		else if (a == SRV6_ACT_END_DX2)
-			warn_line(d->conf_path, c->sids[i].line, "End.DX2 (Ethernet frames)");
+	if (old) {
+		os = calloc(old->nsids + 1, sizeof(*os));
+		orr = calloc(old->nroutes + 1, sizeof(*orr));
+		if (!os || !orr) {
+			free(os);
+			free(orr);
+			os = NULL;
+			orr = NULL;
+			old = NULL;
+		} else {
+			for (size_t i = 0; i < old->nsids; i++)
+				os[i] = &old->sids[i];
+			for (size_t i = 0; i < old->nroutes; i++)
+				orr[i] = &old->routes[i];
+			qsort(os, old->nsids, sizeof(*os), sid_key_cmp);
+			qsort(orr, old->nroutes, sizeof(*orr), route_key_cmp);
+		}
 	}
-	for (size_t i = 0; i < c->nroutes; i++)
-		if (c->routes[i].family == AF_INET)
-			warn_line(d->conf_path, c->routes[i].line, "an IPv4 policy");
+	for (size_t i = 0; i < c->nsids; i++) {
+		const struct srv6_conf_sid *s = &c->sids[i], *k = s;
+		enum srv6_action act = s->cfg.action;
+		const char *what = act == SRV6_ACT_END_DX4 ? "End.DX4 (IPv4 results)" :
+				   act == SRV6_ACT_END_DT4 ? "End.DT4 (IPv4 results)" :
+				   act == SRV6_ACT_END_DT46 ? "End.DT46 with an IPv4 inner packet" :
+				   act == SRV6_ACT_END_DX2 ? "End.DX2 (Ethernet frames)" : NULL;
+
+		if (!what || (old && bsearch(&k, os, old->nsids, sizeof(*os), sid_key_cmp)))
+			continue;
+		inet_ntop(AF_INET6, &s->prefix, a, sizeof(a));
+		snprintf(entry, sizeof(entry), "sid %s/%u", a, s->plen);
+		warn_line(d, s->origin, s->line, entry, what);
+	}
+	for (size_t i = 0; i < c->nroutes; i++) {
+		const struct srv6_conf_route *r = &c->routes[i], *k = r;
+
+		if (r->family != AF_INET ||
+		    (old && bsearch(&k, orr, old->nroutes, sizeof(*orr), route_key_cmp)))
+			continue;
+		inet_ntop(AF_INET, &r->prefix.v4, a, sizeof(a));
+		snprintf(entry, sizeof(entry), "route %s/%u", a, r->plen);
+		warn_line(d, r->origin, r->line, entry, "an IPv4 policy");
+	}
+	free(os);
+	free(orr);
 }
 
 /* The outer source of an encapsulating SID or policy: encap-source when the
@@ -610,7 +688,7 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	char serr[512];
 	int r, sr;
 
-	warn_unsupported(d, nc);
+	warn_unsupported(d, nc, strcmp(what, "reload") ? &d->conf : NULL);
 	daemon_read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
 	start_only_changes(&d->conf, nc, what);
@@ -651,7 +729,11 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 		goto out_free;
 	}
 	d->publish_dirty = false;   /* the whole running conf is published now */
-	/* What the new conf waits for replaces what the old one did. */
+	/* What the new conf waits for replaces what the old one did.  A
+	 * reload says every pending entry again; an FPM batch, a kernel
+	 * mirror change or srv6ctl only what is new or changed. */
+	if (strcmp(what, "reload"))
+		(void)srv6_pending_carry(&np, nc, &d->pend, &d->conf);
 	srv6_pending_free(&d->pend);
 	d->pend = np;
 	srv6_pending_log(&d->pend, nc);
@@ -887,7 +969,7 @@ int egress_setup(struct daemon *d, char *err, size_t errlen)
 			 "IPv4 results and Ethernet frames are dropped and counted", derr);
 		snprintf(d->egress_why, sizeof(d->egress_why), "no injection device: %.200s", derr);
 		d->inject6 = false;
-		warn_unsupported(d, c);
+		warn_unsupported(d, c, NULL);
 		return 0;
 	}
 	for (unsigned int i = 0; i < d->nworkers; i++) {

@@ -2,6 +2,7 @@
 /* pending.c - SIDs and policies waiting for what they need (include/srv6d/pending.h). */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,4 +170,54 @@ void srv6_pending_print(const struct srv6_pending *p, const struct srv6_conf *c,
 		else
 			srv6_log(LOG_INFO, "pending %s %s: %s", name, where, why);
 	}
+}
+
+/* "NAME\tWHERE\tWHY" of pending entry @i, malloc'ed; NULL when it is not
+ * pending or on no memory. */
+static char *said_key(const struct srv6_pending *p, const struct srv6_conf *c, size_t i)
+{
+	char name[INET6_ADDRSTRLEN + 64], where[SRV6_PENDING_WHERE], *k;
+	const char *why = why_of(p, i);
+
+	if (!why)
+		return NULL;
+	name_of(p, c, i, name, sizeof(name), where);
+	if (asprintf(&k, "%s\t%s\t%s", name, where, why) < 0)
+		return NULL;
+	return k;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t srv6_pending_carry(struct srv6_pending *np, const struct srv6_conf *nc,
+			  const struct srv6_pending *old, const struct srv6_conf *oc)
+{
+	size_t n = 0, carried = 0, nold = old->nsids + old->nroutes;
+	char **keys;
+
+	if (!old->logged || !nold)
+		return 0;
+	keys = calloc(nold, sizeof(*keys));
+	if (!keys)
+		return 0;               /* said again: a repeat, never a loss */
+	for (size_t j = 0; j < nold; j++)
+		if (old->logged[j] && (keys[n] = said_key(old, oc, j)))
+			n++;
+	qsort(keys, n, sizeof(*keys), key_cmp);
+	for (size_t i = 0; n && i < np->nsids + np->nroutes; i++) {
+		char *k = said_key(np, nc, i);
+
+		if (k && bsearch(&k, keys, n, sizeof(*keys), key_cmp)) {
+			np->logged[i] = true;
+			carried++;
+		}
+		free(k);
+	}
+	for (size_t j = 0; j < n; j++)
+		free(keys[j]);
+	free(keys);
+	return carried;
 }

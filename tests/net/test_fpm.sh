@@ -22,6 +22,7 @@
 # the time is up; a second connection while a session is up is refused; a
 # malformed frame closes the session; reload keeps the
 # FPM entries; 1000 SIDs added and removed in batches leave nothing behind;
+# a conf line's pending warning is said at start and reload, not per batch;
 # real zebra connects, sends its nexthop objects and plain routes (counted,
 # not stored) and its disconnect is seen.
 set -u
@@ -67,7 +68,10 @@ check "conf: fpm without listen" bad_fpm "fpm 127.0.0.1" 'unknown fpm word "127.
 	echo "fpm listen 127.0.0.1 2620 grace 4"
 	conf_extra
 	echo "sid 2001:db8:ff::1 action End"
+	# pending (no route toward its next hop): said once, not per batch
+	echo "sid 2001:db8:ff::7 action End.X nh6 fc00:88::1"
 } >"$CONF"
+PEND7="sid 2001:db8:ff::7/128 End.X pending: nh6 fc00:88::1"
 srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log" || { fail "srv6d starts"; summary; exit 1; }
 check "status: the listener, no session yet" \
 	eval 'ctl status | grep -q "^fpm listening 127.0.0.1:2620, no session: 0 entries, 0 routes waiting"'
@@ -110,6 +114,8 @@ check "a SID the kernel refuses costs only itself (the others run)" \
 	      grep -q "fpm: SID 2001:db8:ff::2/128 not applied: nh6 ::1" "$SRV6D_LOG" && [ "$(fstat rejected)" = 1 ]'
 check "a headend policy over FPM: route show, origin fpm" \
 	eval 'ctl route show | grep -q "^2001:db8:77::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:bb::1 .* # origin fpm$"'
+check "a conf line's pending warning is not repeated by the batches ($(grep -c "$PEND7" "$SRV6D_LOG") times)" \
+	test "$(grep -c "$PEND7" "$SRV6D_LOG")" = 1
 client sid 2001:db8:ff::50/128 End sleep 0.5 >/dev/null 2>&1
 check "a second connection while the session is up: refused, counted, the session stays" \
 	eval '[ "$(fstat refused_conns)" = 1 ] && ! has_sid 2001:db8:ff::50 &&
@@ -154,6 +160,8 @@ client unmany 1000 2001:db8:f0::/64 sleep 0.5
 wait_until 60 eval '[ "$(sids)" = "$n0" ]'
 check "... and all removed: no SID, no steering rule left" \
 	eval '[ "$(sids)" = "$n0" ] && ! in_rtr ip6tables -t raw -S | grep -q "2001:db8:f0::"'
+check "... said again by the reload only, not by the 1000-SID batches ($(grep -c "$PEND7" "$SRV6D_LOG") times)" \
+	test "$(grep -c "$PEND7" "$SRV6D_LOG")" = 2
 rss1=$(awk '/^VmRSS/ {print $2}' "/proc/$SRV6D_PID/status")
 echo "# RSS ${rss0} kB before the 1000 SIDs, ${rss1} kB after their removal"
 

@@ -348,12 +348,65 @@ static void test_pending(void **state)
 	free(c.routes);
 }
 
+/* what a new pending state takes over from the old one: the same entry
+ * waiting for the same thing is not said again; a changed reason, a new
+ * entry, a moved line are */
+static void test_pending_carry(void **state)
+{
+	struct srv6_pending old, np;
+	struct srv6_conf c, c2;
+
+	(void)state;
+	conf_make(&c);
+	assert_int_equal(srv6_pending_init(&old, "x.conf", &c), 0);
+	assert_int_equal(srv6_pending_set_src(&old, 0, "no source address toward fc00::1"), 0);
+	assert_int_equal(srv6_pending_set_src(&old, 2, "no source address toward fc00::2"), 0);
+	(void)srv6_pending_update(&old, &c);
+	srv6_pending_log(&old, &c);             /* both said */
+	assert_true(old.logged[0] && old.logged[2]);
+
+	/* the next batch: SID 0 waits for the same, the route for another
+	 * thing, SID 1 starts waiting */
+	assert_int_equal(srv6_pending_init(&np, "x.conf", &c), 0);
+	assert_int_equal(srv6_pending_set_src(&np, 0, "no source address toward fc00::1"), 0);
+	assert_int_equal(srv6_pending_set_src(&np, 1, "no source address toward fc00::1"), 0);
+	assert_int_equal(srv6_pending_set_src(&np, 2, "no source address toward fc00::3"), 0);
+	(void)srv6_pending_update(&np, &c);
+	assert_int_equal(srv6_pending_carry(&np, &c, &old, &c), 1);
+	assert_true(np.logged[0]);
+	assert_false(np.logged[1]);
+	assert_false(np.logged[2]);
+	srv6_pending_free(&np);
+
+	/* the same entry on another line is another message: said again */
+	conf_make(&c2);
+	c2.sids[0].line = 9;
+	assert_int_equal(srv6_pending_init(&np, "x.conf", &c2), 0);
+	assert_int_equal(srv6_pending_set_src(&np, 0, "no source address toward fc00::1"), 0);
+	(void)srv6_pending_update(&np, &c2);
+	assert_int_equal(srv6_pending_carry(&np, &c2, &old, &c), 0);
+	srv6_pending_free(&np);
+	free(c2.sids);
+	free(c2.routes);
+	/* nothing said before: nothing carried */
+	srv6_pending_free(&old);
+	assert_int_equal(srv6_pending_init(&old, "x.conf", &c), 0);
+	assert_int_equal(srv6_pending_init(&np, "x.conf", &c), 0);
+	assert_int_equal(srv6_pending_set_src(&np, 0, "x"), 0);
+	assert_int_equal(srv6_pending_carry(&np, &c, &old, &c), 0);
+	srv6_pending_free(&np);
+	srv6_pending_free(&old);
+	free(c.sids);
+	free(c.routes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_polroute),
 		cmocka_unit_test(test_pending),
+		cmocka_unit_test(test_pending_carry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
