@@ -38,7 +38,8 @@
  * Prints "sent N seconds T pps P cpu C offered O refused F" (N: packets the
  * device took; C: its own user + system seconds, getrusage, including the
  * receive softirq work run in its context; O: packets tried, sent or not;
- * F: packets the device refused, ENOBUFS/EAGAIN).
+ * F: packets the device refused, ENOBUFS/EAGAIN; closed loop: the first of
+ * each refused call, the rest of its burst is tried again).
  */
 #include <arpa/inet.h>
 #include <errno.h>

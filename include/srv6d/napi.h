@@ -31,10 +31,12 @@ struct srv6_napi_state {
  * srv6_napi_apply - set threaded NAPI (and RPS off on every receive queue)
  * on the @n devices @names, remembering what was there in @s.  0, or
  * -errno with one line naming the device in @err, everything changed so
- * far put back.  Needs CAP_NET_ADMIN and this namespace's sysfs.
+ * far put back.  Needs CAP_NET_ADMIN and this namespace's sysfs; on a
+ * read-only sysfs the line names the unit's drop-in, with LimitRTPRIO=@rtprio
+ * when the workers run SCHED_FIFO (@rtprio > 0).  Control thread.
  */
 int srv6_napi_apply(struct srv6_napi_state *s, const char (*names)[IF_NAMESIZE], unsigned int n,
-		    char *err, size_t errlen);
+		    int rtprio, char *err, size_t errlen);
 
 /** srv6_napi_restore - put back what srv6_napi_apply() changed.  Idempotent. */
 void srv6_napi_restore(struct srv6_napi_state *s);

@@ -68,12 +68,14 @@ unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c);
 void srv6_pending_log(struct srv6_pending *p, const struct srv6_conf *c);
 
 /**
- * srv6_pending_carry - mark as already logged each entry of @np (made for
- * @nc, its pending parts set) that @old (made for @oc) logged as pending
- * with the same name, origin and reason, so that srv6_pending_log() on @np
- * says only what is new or changed: a batch from zebra that leaves an entry
- * waiting for the same thing does not repeat its warning.  Returns how many
- * were carried; on no memory none are (the warnings repeat).  Control
+ * srv6_pending_carry - take over into @np (made for @nc, its pending parts
+ * set) what @old (made for @oc) logged, so that srv6_pending_log() on @np
+ * says only what changed: an entry @old logged as pending that waits for the
+ * same thing (same name, origin and reason) is not said again, one that no
+ * longer waits gets its "complete" notice, one that waits for something else
+ * its new reason.  A batch from zebra does not repeat the warnings of what
+ * it left alone.  Returns how many pending entries were carried; what no
+ * memory was left for is said again (a repeat, never a loss).  Control
  * thread, before @old is freed.
  */
 size_t srv6_pending_carry(struct srv6_pending *np, const struct srv6_conf *nc,

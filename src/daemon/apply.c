@@ -688,7 +688,6 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	char serr[512];
 	int r, sr;
 
-	warn_unsupported(d, nc, strcmp(what, "reload") ? &d->conf : NULL);
 	daemon_read_sysctls(d);
 	srv6_icmp_tx_sysctls_changed();
 	start_only_changes(&d->conf, nc, what);
@@ -734,6 +733,9 @@ int conf_apply(struct daemon *d, struct srv6_conf *nc, const char *what, char *e
 	 * mirror change or srv6ctl only what is new or changed. */
 	if (strcmp(what, "reload"))
 		(void)srv6_pending_carry(&np, nc, &d->pend, &d->conf);
+	/* said once the conf runs (an FPM bisection's failed tries say
+	 * nothing), against the conf it replaces */
+	warn_unsupported(d, nc, strcmp(what, "reload") ? &d->conf : NULL);
 	srv6_pending_free(&d->pend);
 	d->pend = np;
 	srv6_pending_log(&d->pend, nc);

@@ -139,9 +139,9 @@ static int check_conf(const struct daemon *d, bool verbose)
 		 * overload note names the setting, not a device */
 		if (!d->conf.nnapi || !d->conf.worker_fifo)
 			printf("# overload: %s%s%s: a flood beyond the workers' rate lets the receive "
-			       "softirq starve them (goodput 0.10-0.77x at 5x the loss-free rate, "
-			       "docs/PERFORMANCE.md \"Overload\"); ingress-napi threaded dev IF... "
-			       "with worker-sched fifo 10 holds it\n",
+			       "softirq starve them (goodput 0.03-0.77x at 5x the loss-free rate, "
+			       "docs/PERFORMANCE.md \"Overload\"); the line ingress-napi threaded dev "
+			       "IF... (which implies worker-sched fifo 10) holds it\n",
 			       d->conf.nnapi ? "" : "no ingress-napi",
 			       !d->conf.nnapi && !d->conf.worker_fifo ? ", " : "",
 			       d->conf.worker_fifo ? "" : "worker-sched other");
@@ -383,6 +383,7 @@ int main(int argc, char **argv)
 	/* the ingress devices' receive work in NAPI threads, as asked */
 	if (d.conf.nnapi) {
 		if (srv6_napi_apply(&d.napi, (const char (*)[IF_NAMESIZE])d.conf.napi_devs, d.conf.nnapi,
+				    d.conf.worker_fifo ? d.conf.worker_prio : 0,
 				    err, sizeof(err)) < 0) {
 			srv6_log(LOG_ERR, "%s", err);
 			goto out_queues;

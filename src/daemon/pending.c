@@ -172,17 +172,18 @@ void srv6_pending_print(const struct srv6_pending *p, const struct srv6_conf *c,
 	}
 }
 
-/* "NAME\tWHERE\tWHY" of pending entry @i, malloc'ed; NULL when it is not
- * pending or on no memory. */
-static char *said_key(const struct srv6_pending *p, const struct srv6_conf *c, size_t i)
+/* "NAME\tWHERE" of entry @i, with "\tWHY" when @why and it is pending;
+ * malloc'ed, NULL on no memory or (with @why) when it is not pending. */
+static char *said_key(const struct srv6_pending *p, const struct srv6_conf *c, size_t i, bool why)
 {
 	char name[INET6_ADDRSTRLEN + 64], where[SRV6_PENDING_WHERE], *k;
-	const char *why = why_of(p, i);
+	const char *w = why_of(p, i);
 
-	if (!why)
+	if (why && !w)
 		return NULL;
 	name_of(p, c, i, name, sizeof(name), where);
-	if (asprintf(&k, "%s\t%s\t%s", name, where, why) < 0)
+	if (why ? asprintf(&k, "%s\t%s\t%s", name, where, w) < 0 :
+		  asprintf(&k, "%s\t%s", name, where) < 0)
 		return NULL;
 	return k;
 }
@@ -192,32 +193,55 @@ static int key_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* The keys of @old's logged entries, sorted, into *@keys: how many. */
+static size_t said_keys(const struct srv6_pending *old, const struct srv6_conf *oc, bool why,
+			char ***keys)
+{
+	size_t n = 0, nold = old->nsids + old->nroutes;
+
+	*keys = calloc(nold + 1, sizeof(**keys));
+	if (!*keys)
+		return 0;
+	for (size_t j = 0; j < nold; j++)
+		if (old->logged[j] && ((*keys)[n] = said_key(old, oc, j, why)))
+			n++;
+	qsort(*keys, n, sizeof(**keys), key_cmp);
+	return n;
+}
+
+static bool has_key(char **keys, size_t n, const char *k)
+{
+	return k && n && bsearch(&k, keys, n, sizeof(*keys), key_cmp);
+}
+
 size_t srv6_pending_carry(struct srv6_pending *np, const struct srv6_conf *nc,
 			  const struct srv6_pending *old, const struct srv6_conf *oc)
 {
-	size_t n = 0, carried = 0, nold = old->nsids + old->nroutes;
-	char **keys;
+	char **full = NULL, **bare = NULL;
+	size_t nf, nb, carried = 0;
 
-	if (!old->logged || !nold)
+	if (!old->logged || old->nsids + old->nroutes == 0)
 		return 0;
-	keys = calloc(nold, sizeof(*keys));
-	if (!keys)
-		return 0;               /* said again: a repeat, never a loss */
-	for (size_t j = 0; j < nold; j++)
-		if (old->logged[j] && (keys[n] = said_key(old, oc, j)))
-			n++;
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	for (size_t i = 0; n && i < np->nsids + np->nroutes; i++) {
-		char *k = said_key(np, nc, i);
+	/* still waiting for the same thing: said; resolved: "complete" is
+	 * due (srv6_pending_log says it for an entry logged but no longer
+	 * pending) */
+	nf = said_keys(old, oc, true, &full);
+	nb = said_keys(old, oc, false, &bare);
+	for (size_t i = 0; (nf || nb) && i < np->nsids + np->nroutes; i++) {
+		bool pending = why_of(np, i) != NULL;
+		char *k = said_key(np, nc, i, pending);
 
-		if (k && bsearch(&k, keys, n, sizeof(*keys), key_cmp)) {
+		if (pending ? has_key(full, nf, k) : has_key(bare, nb, k)) {
 			np->logged[i] = true;
-			carried++;
+			carried += pending;
 		}
 		free(k);
 	}
-	for (size_t j = 0; j < n; j++)
-		free(keys[j]);
-	free(keys);
+	for (size_t j = 0; j < nf; j++)
+		free(full[j]);
+	for (size_t j = 0; j < nb; j++)
+		free(bare[j]);
+	free(full);
+	free(bare);
 	return carried;
 }

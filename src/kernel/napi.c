@@ -57,7 +57,17 @@ static int sys_write(const char *path, const char *val)
  * that allows the device is in systemd/srv6d.service.in */
 #define RO_HINT_A " (/sys is read-only: under the srv6d unit allow the device in a drop-in, " \
 		  "ReadWritePaths=/sys/class/net/"
-#define RO_HINT_B "/, and for its workers RestrictRealtime=no and LimitRTPRIO=10)"
+
+/* the end of the hint: the real-time part only for SCHED_FIFO workers */
+static const char *ro_hint_b(int rtprio, char *buf, size_t len)
+{
+	if (rtprio > 0)
+		snprintf(buf, len, "/, and for its workers RestrictRealtime=no and LimitRTPRIO=%d)",
+			 rtprio);
+	else
+		snprintf(buf, len, "/)");
+	return buf;
+}
 
 void srv6_napi_restore(struct srv6_napi_state *s)
 {
@@ -75,9 +85,9 @@ void srv6_napi_restore(struct srv6_napi_state *s)
 }
 
 int srv6_napi_apply(struct srv6_napi_state *s, const char (*names)[IF_NAMESIZE], unsigned int n,
-		    char *err, size_t errlen)
+		    int rtprio, char *err, size_t errlen)
 {
-	char p[128];
+	char p[128], hb[96];
 	int r;
 
 	s->n = 0;
@@ -101,7 +111,7 @@ int srv6_napi_apply(struct srv6_napi_state *s, const char (*names)[IF_NAMESIZE],
 				 " (the device has no NAPI context; a veth has one with GRO on: "
 				 "ethtool -K DEV gro on)" : "",
 				 r == -EROFS ? RO_HINT_A : "", r == -EROFS ? dv->name : "",
-				 r == -EROFS ? RO_HINT_B : "");
+				 r == -EROFS ? ro_hint_b(rtprio, hb, sizeof(hb)) : "");
 			goto fail;
 		}
 		s->n++;
@@ -114,7 +124,8 @@ int srv6_napi_apply(struct srv6_napi_state *s, const char (*names)[IF_NAMESIZE],
 			if (r < 0) {
 				snprintf(err, errlen, "ingress-napi: %s: rx-%u rps_cpus: %s%s%s%s", dv->name,
 					 q, strerror(-r), r == -EROFS ? RO_HINT_A : "",
-					 r == -EROFS ? dv->name : "", r == -EROFS ? RO_HINT_B : "");
+					 r == -EROFS ? dv->name : "",
+					 r == -EROFS ? ro_hint_b(rtprio, hb, sizeof(hb)) : "");
 				goto fail;
 			}
 		}

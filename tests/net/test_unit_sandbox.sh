@@ -316,7 +316,9 @@ sbx_parse() {
 			echo "setpriv --ambient-caps=-all,+${amb//,/,+}"
 		fi
 		[ "$mdwe" = 1 ] && echo "mdwe"
-		[ -n "$rtprio" ] && echo "rlimit rtprio $rtprio"
+		# LimitRTPRIO= unset: systemd's default, the kernel's 0 (not what
+		# the test inherits)
+		echo "rlimit rtprio ${rtprio:-0}"
 		for p in "${rtdirs[@]}"; do echo "runtime /run/$p $rtmode"; done
 	} >>"$out"
 	SBX_UNSHARE=(unshare --mount --propagation private)
@@ -807,8 +809,9 @@ else
 	# 7a. the shipped unit
 	rm -rf "$STAGE/rt"
 	log=$TMPD/srv6d.napi.ro.log
-	out=$(sbx_wait "$STAGE/entries" "${PRE[@]}" 2>&1)
-	check "$NI, shipped unit: ExecStartPre (srv6d --check) passes ($(tail -1 <<<"$out"))" test $? -eq 0
+	out=$(sbx_wait "$STAGE/entries" "${PRE[@]}" 2>&1); prc=$?
+	check "$NI, shipped unit: ExecStartPre (srv6d --check) passes (exit $prc: $(tail -1 <<<"$out"))" \
+		test "$prc" -eq 0
 	sbx_wait "$STAGE/entries" "${START[@]}" >"$log" 2>&1; rc=$?
 	check "$NI, shipped unit: a start-up failure, not a run without the setting (exit $rc)" \
 		test "$rc" -ne 0 -a "$rc" -ne 124

@@ -378,6 +378,20 @@ static void test_pending_carry(void **state)
 	assert_false(np.logged[2]);
 	srv6_pending_free(&np);
 
+	/* the route no longer waits: its "complete" is due (logged, not
+	 * pending), SID 0 still is carried */
+	assert_int_equal(srv6_pending_init(&np, "x.conf", &c), 0);
+	assert_int_equal(srv6_pending_set_src(&np, 0, "no source address toward fc00::1"), 0);
+	(void)srv6_pending_update(&np, &c);
+	assert_int_equal(srv6_pending_carry(&np, &c, &old, &c), 1);
+	assert_true(np.logged[0]);
+	assert_false(np.logged[1]);       /* never said: nothing due */
+	assert_true(np.logged[2]);        /* said pending: complete is due */
+	srv6_pending_log(&np, &c);        /* says "x.conf:5: route ... complete" */
+	assert_false(np.logged[2]);
+	assert_true(np.logged[0]);
+	srv6_pending_free(&np);
+
 	/* the same entry on another line is another message: said again */
 	conf_make(&c2);
 	c2.sids[0].line = 9;
