@@ -241,7 +241,9 @@ if want oracle; then
 		# the guest's "oracle" suite checks that its kernel has it all;
 		# its recap lines are renamed as they stream (they come again
 		# below, named by the VM's kernel)
-		SEG6_VECTORS_PARTS=kernel CHECK_SUITES="net reinject oracle" CHECK_NET="$ORACLE_NET" \
+		# the vectors: the kernel's part, and srv6d's again for what
+		# needs the VM's kernel (vrftable with a VRF device)
+		SEG6_VECTORS_PARTS="kernel srv6d" CHECK_SUITES="net reinject oracle" CHECK_NET="$ORACLE_NET" \
 			SRV6D_VM=1 VM_ENV="SEG6_VECTORS_PARTS" \
 			VM_TIMEOUT="$ORACLE_TIMEOUT" tests/vm/run.sh tests/check.sh 2>&1 |
 			tr -d '\r' | tee "$log" | sed -u 's/^# failed: /# vm failed: /'
