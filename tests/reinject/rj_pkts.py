@@ -42,6 +42,9 @@ def cases():
         "end-dx4": IPv6(src=SRC, dst=s + "5", hlim=64, nh=4) /
         IP(src="198.51.100.1", dst="192.0.2.2", ttl=64) / u,
         "end-dt6": IPv6(src=SRC, dst=s + "6", hlim=64, nh=41) / udp6("2001:db8:cc::7"),
+        # End.DT4 vrftable 200 (test_reinject_noref.sh adds SID 9 and the VRF)
+        "end-dt4": IPv6(src=SRC, dst=s + "9", hlim=64, nh=4) /
+        IP(src="198.51.100.1", dst="192.0.2.2", ttl=64) / u,
         "end-b6": seg(s + "7", ["2001:db8:aa::1"], u),
         "end-b6-encaps": seg(s + "8", ["2001:db8:aa::1"], u),
         # plain packets routed by rtr's `encap seg6 mode encap` routes

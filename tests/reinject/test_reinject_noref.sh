@@ -16,7 +16,9 @@
 #      as End.X and End.T do (test_reinject_after.sh); unchanged: delivered
 #   2. End.DX4 held at IPv4 FORWARD after ip_route_input(_noref) of nh4, the
 #      connected route deleted and freed, released: dropped silently;
-#      unchanged: delivered
+#      unchanged: delivered; the same for End.DT4 vrftable 200 (patch 2's
+#      other caller: a VRF device on table 200, strict mode, dst's /24 in
+#      that table), where the kernel has VRF
 #   3. `srv6ctl queue release` (from outside, over the control socket, the
 #      file) of an End.X packet held at LOCAL_IN after rtr's namespace name
 #      was deleted (srv6d's sockets keep the namespace itself alive; its
@@ -30,9 +32,6 @@
 # SETS net.netfilter.nf_hooks_lwtunnel=1, which is global and cannot be
 # turned off again: run it last (tests/check.sh runs the suite "reinject"
 # after every other one).  Topology and SIDs: tests/reinject/lib.sh.
-# End.DT4 (vrftable: a VRF device) is not here: in this topology the first
-# End.DT4 packets were not delivered on the stock 6.12 kernel (not
-# understood yet; docs/REINJECTION.md, known limits).
 #
 #   src --(outer to SID)--> rtr: behavior -> FORWARD/POSTROUTING -j NFQUEUE 11 --> dst
 . "$(cd "$(dirname "$0")" && pwd)/lib.sh"
@@ -45,8 +44,22 @@ rj_setup || { fail "setup"; exit 1; }
 ip -n "$NS_RTR" addr add 198.51.100.2/24 dev "$RTR_IF_SRC"
 ip -n "$NS_RTR" neigh replace 198.51.100.1 lladdr "$SRC_MAC" dev "$RTR_IF_SRC" nud permanent
 in_rtr sysctl -qw net.ipv4.conf.all.send_redirects=0 "net.ipv4.conf.$RTR_IF_SRC.send_redirects=0"
+# End.DT4 (patch 2's other ip_route_input_noref caller): SID 9 End.DT4
+# vrftable 200, a VRF device on table 200 (strict mode, as the kernel's
+# vrftable needs), dst's /24 on rtr-dst in that table
+DT4=0
+if ip -n "$NS_RTR" link add vrf200 type vrf table 200 2>/dev/null &&
+	ip -n "$NS_RTR" link set vrf200 up && in_rtr sysctl -qw net.vrf.strict_mode=1 >/dev/null &&
+	in_rtr ip route replace 192.0.2.0/24 dev "$RTR_IF_DST" table 200 &&
+	in_rtr ip -6 route replace "$SID:9/128" encap seg6local action End.DT4 vrftable 200 count \
+		dev "$RTR_IF_SRC"; then
+	DT4=1
+else
+	echo "# no End.DT4 cases: this kernel has no VRF device or End.DT4 vrftable"
+fi
 restore() {
 	rj_routes
+	[ "$DT4" = 0 ] || in_rtr ip route replace 192.0.2.0/24 dev "$RTR_IF_DST" table 200
 	in_rtr ip route replace 192.0.2.0/24 dev "$RTR_IF_DST" proto kernel scope link src 192.0.2.1
 	ip -n "$NS_RTR" neigh replace $DST_ADDR lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
 	ip -n "$NS_RTR" neigh replace 192.0.2.2 lladdr "$DST_MAC" dev "$RTR_IF_DST" nud permanent
@@ -114,6 +127,17 @@ echo "# End.DX4 held at IPv4 FORWARD after the behavior, nh4's route deleted and
 check "End.DX4 held at IPv4 FORWARD, nh4's route deleted and freed: dropped silently" [ "$OUTCOME" = "$W_FWD" ]
 held end-dx4 "v4hook FORWARD 11" true
 check "End.DX4 held at IPv4 FORWARD, route unchanged: delivered ($OUTCOME)" [ "$OUTCOME" = "$W_OK" ]
+
+# ---- 2b. End.DT4 after ip_route_input(_noref) in the VRF's table ---------
+if [ "$DT4" = 1 ]; then
+	held end-dt4 "v4hook FORWARD 11" true
+	echo "# End.DT4 held at IPv4 FORWARD after the behavior, route unchanged: $OUTCOME ($R)"
+	check "End.DT4 held at IPv4 FORWARD, route unchanged: delivered ($OUTCOME)" [ "$OUTCOME" = "$W_OK" ]
+	held end-dt4 "v4hook FORWARD 11" in_rtr ip route del 192.0.2.0/24 dev "$RTR_IF_DST" table 200
+	echo "# End.DT4 held at IPv4 FORWARD after the behavior, table 200's route deleted and freed: $OUTCOME ($R)"
+	check "End.DT4 held at IPv4 FORWARD, table 200's route deleted and freed: dropped silently" \
+		[ "$OUTCOME" = "$W_FWD" ]
+fi
 
 check "queue 11: nothing left held, no late verdict" [ "$(qget 11 held_now)/$(qget 11 late)" = 0/0 ]
 check "kernel log: no WARN/BUG/RCU/refcount line (cases 1-2)" dmesg_clean
