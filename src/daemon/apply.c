@@ -82,33 +82,53 @@ static void warn_line(const struct daemon *d, unsigned int origin, unsigned int 
 			 srv6_origin_name((enum srv6_origin)origin), entry, what);
 }
 
-/* Order of SIDs by prefix, length and action; of routes by family, prefix
- * and length (warn_unsupported's "was it there before"). */
-static int sid_key_cmp(const void *a, const void *b)
+static int conf_key_cmp(const void *a, const void *b)
 {
-	const struct srv6_conf_sid *x = *(const struct srv6_conf_sid *const *)a;
-	const struct srv6_conf_sid *y = *(const struct srv6_conf_sid *const *)b;
-	int r = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
-
-	if (r)
-		return r;
-	if (x->plen != y->plen)
-		return x->plen < y->plen ? -1 : 1;
-	return (int)x->cfg.action - (int)y->cfg.action;
-}
-
-static int route_key_cmp(const void *a, const void *b)
-{
-	const struct srv6_conf_route *x = *(const struct srv6_conf_route *const *)a;
-	const struct srv6_conf_route *y = *(const struct srv6_conf_route *const *)b;
-	int r;
+	const struct conf_key *x = a, *y = b;
 
 	if (x->family != y->family)
 		return x->family < y->family ? -1 : 1;
-	r = memcmp(&x->prefix, &y->prefix, sizeof(x->prefix));
-	if (r)
-		return r;
-	return (int)x->plen - (int)y->plen;
+	if (x->plen != y->plen)
+		return x->plen < y->plen ? -1 : 1;
+	return memcmp(x->addr, y->addr, 16);
+}
+
+struct conf_key *conf_index(const struct srv6_conf *c, bool policy, size_t *n)
+{
+	size_t m = policy ? c->nroutes : c->nsids;
+	struct conf_key *v = m ? calloc(m, sizeof(*v)) : NULL;
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < m; i++) {
+		if (policy) {
+			const struct srv6_conf_route *r = &c->routes[i];
+
+			v[i].family = (uint8_t)r->family;
+			v[i].plen = r->plen;
+			memcpy(v[i].addr, &r->prefix, r->family == AF_INET6 ? 16 : 4);
+		} else {
+			v[i].family = AF_INET6;
+			v[i].plen = c->sids[i].plen;
+			memcpy(v[i].addr, &c->sids[i].prefix, 16);
+		}
+		v[i].idx = i;
+	}
+	qsort(v, m, sizeof(*v), conf_key_cmp);
+	*n = m;
+	return v;
+}
+
+long conf_index_find(const struct conf_key *v, size_t n, int family, const void *addr,
+		     uint8_t plen)
+{
+	struct conf_key k = { .family = (uint8_t)family, .plen = plen };
+	const struct conf_key *f;
+
+	memcpy(k.addr, addr, family == AF_INET6 ? 16 : 4);
+	f = v ? bsearch(&k, v, n, sizeof(*v), conf_key_cmp) : NULL;
+	return f ? (long)f->idx : -1;
 }
 
 /*
@@ -120,49 +140,37 @@ static int route_key_cmp(const void *a, const void *b)
 static void warn_unsupported(const struct daemon *d, const struct srv6_conf *c,
 			     const struct srv6_conf *old)
 {
-	const struct srv6_conf_sid **os = NULL;
-	const struct srv6_conf_route **orr = NULL;
+	struct conf_key *os = NULL, *orr = NULL;
 	char entry[INET6_ADDRSTRLEN + 48], a[INET6_ADDRSTRLEN];
+	size_t nos = 0, norr = 0;
 
 	if (d->injdev.ifindex)
 		return;
 	if (old) {
-		os = calloc(old->nsids + 1, sizeof(*os));
-		orr = calloc(old->nroutes + 1, sizeof(*orr));
-		if (!os || !orr) {
-			free(os);
-			free(orr);
-			os = NULL;
-			orr = NULL;
-			old = NULL;
-		} else {
-			for (size_t i = 0; i < old->nsids; i++)
-				os[i] = &old->sids[i];
-			for (size_t i = 0; i < old->nroutes; i++)
-				orr[i] = &old->routes[i];
-			qsort(os, old->nsids, sizeof(*os), sid_key_cmp);
-			qsort(orr, old->nroutes, sizeof(*orr), route_key_cmp);
-		}
+		os = conf_index(old, false, &nos);
+		orr = conf_index(old, true, &norr);
+		if ((!os && old->nsids) || (!orr && old->nroutes))
+			nos = norr = 0;        /* no memory: everything said again */
 	}
 	for (size_t i = 0; i < c->nsids; i++) {
-		const struct srv6_conf_sid *s = &c->sids[i], *k = s;
+		const struct srv6_conf_sid *s = &c->sids[i];
 		enum srv6_action act = s->cfg.action;
 		const char *what = act == SRV6_ACT_END_DX4 ? "End.DX4 (IPv4 results)" :
 				   act == SRV6_ACT_END_DT4 ? "End.DT4 (IPv4 results)" :
 				   act == SRV6_ACT_END_DT46 ? "End.DT46 with an IPv4 inner packet" :
 				   act == SRV6_ACT_END_DX2 ? "End.DX2 (Ethernet frames)" : NULL;
+		long o = conf_index_find(os, nos, AF_INET6, &s->prefix, s->plen);
 
-		if (!what || (old && bsearch(&k, os, old->nsids, sizeof(*os), sid_key_cmp)))
+		if (!what || (o >= 0 && old->sids[o].cfg.action == act))
 			continue;
 		inet_ntop(AF_INET6, &s->prefix, a, sizeof(a));
 		snprintf(entry, sizeof(entry), "sid %s/%u", a, s->plen);
 		warn_line(d, s->origin, s->line, entry, what);
 	}
 	for (size_t i = 0; i < c->nroutes; i++) {
-		const struct srv6_conf_route *r = &c->routes[i], *k = r;
+		const struct srv6_conf_route *r = &c->routes[i];
 
-		if (r->family != AF_INET ||
-		    (old && bsearch(&k, orr, old->nroutes, sizeof(*orr), route_key_cmp)))
+		if (r->family != AF_INET || conf_index_find(orr, norr, AF_INET, &r->prefix, r->plen) >= 0)
 			continue;
 		inet_ntop(AF_INET, &r->prefix.v4, a, sizeof(a));
 		snprintf(entry, sizeof(entry), "route %s/%u", a, r->plen);

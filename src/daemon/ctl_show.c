@@ -125,62 +125,15 @@ static void text_counters(FILE *o, const struct srv6_counters *ct)
 	fprintf(o, "\n");
 }
 
-/* The origins of the running conf's SIDs or routes, sorted by prefix, so
- * that a show of 10,000 learned entries does one lookup each, not a scan. */
-struct okey {
-	uint8_t family, plen, origin;
-	uint8_t addr[16];
-};
-
-static int okey_cmp(const void *a, const void *b)
+/* The origin of the running conf's entry with that prefix (conf_index()). */
+static enum srv6_origin origin_of(const struct srv6_conf *c, bool policy, const struct conf_key *v,
+				  size_t n, int family, const void *addr, uint8_t plen)
 {
-	const struct okey *x = a, *y = b;
+	long i = conf_index_find(v, n, family, addr, plen);
 
-	if (x->family != y->family)
-		return x->family < y->family ? -1 : 1;
-	if (x->plen != y->plen)
-		return x->plen < y->plen ? -1 : 1;
-	return memcmp(x->addr, y->addr, 16);
-}
-
-/* NULL when there is nothing (or no memory: the caller says so). */
-static struct okey *origins_build(const struct srv6_conf *c, bool policy, size_t *n)
-{
-	size_t m = policy ? c->nroutes : c->nsids;
-	struct okey *v = m ? calloc(m, sizeof(*v)) : NULL;
-
-	*n = 0;
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < m; i++) {
-		if (policy) {
-			const struct srv6_conf_route *r = &c->routes[i];
-
-			v[i].family = (uint8_t)r->family;
-			v[i].plen = r->plen;
-			v[i].origin = r->origin;
-			memcpy(v[i].addr, &r->prefix, r->family == AF_INET6 ? 16 : 4);
-		} else {
-			v[i].family = AF_INET6;
-			v[i].plen = c->sids[i].plen;
-			v[i].origin = c->sids[i].origin;
-			memcpy(v[i].addr, &c->sids[i].prefix, 16);
-		}
-	}
-	qsort(v, m, sizeof(*v), okey_cmp);
-	*n = m;
-	return v;
-}
-
-static enum srv6_origin origin_of(const struct okey *v, size_t n, int family, const void *addr,
-				  uint8_t plen)
-{
-	struct okey k = { .family = (uint8_t)family, .plen = plen };
-	const struct okey *f;
-
-	memcpy(k.addr, addr, family == AF_INET6 ? 16 : 4);
-	f = v ? bsearch(&k, v, n, sizeof(*v), okey_cmp) : NULL;
-	return f ? (enum srv6_origin)f->origin : SRV6_ORIGIN_CONF;
+	if (i < 0)
+		return SRV6_ORIGIN_CONF;
+	return (enum srv6_origin)(policy ? c->routes[i].origin : c->sids[i].origin);
 }
 
 /* sid show [SID] / route show [PREFIX] */
@@ -191,7 +144,7 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 	uint8_t want[16] = { 0 }, plen = 0;
 	int fam = policy ? AF_UNSPEC : AF_INET6;
 	size_t shown = 0, nov;
-	struct okey *ov;
+	struct conf_key *ov;
 
 	if (q->argc && parse_pfx(q->argv[0], &fam, want, &plen, err, errlen))
 		return -EINVAL;
@@ -206,7 +159,7 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 		return -ENOMEM;
 	}
 	ent_list_sort(&l);
-	ov = origins_build(&d->conf, policy, &nov);
+	ov = conf_index(&d->conf, policy, &nov);
 	if (!ov && (policy ? d->conf.nroutes : d->conf.nsids)) {
 		free(l.sid);
 		free(l.pol);
@@ -252,7 +205,7 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 				fprintf(o, "%s\"%s\"", k ? "," : "", sg);
 			}
 			fprintf(o, "],\"origin\":\"%s\",\"conf\":",
-				srv6_origin_name(origin_of(ov, nov, family, addr, pl)));
+				srv6_origin_name(origin_of(&d->conf, policy, ov, nov, family, addr, pl)));
 			srv6_json_str(o, line);
 			if (q->stats) {
 				fprintf(o, ",\"stats\":");
@@ -263,7 +216,7 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 			/* the conf line without its first word, as `ip route` prints,
 			 * and where it came from when that is not the conf (a
 			 * comment: the line stays conf words) */
-			enum srv6_origin og = origin_of(ov, nov, family, addr, pl);
+			enum srv6_origin og = origin_of(&d->conf, policy, ov, nov, family, addr, pl);
 
 			fprintf(o, "%s%s%s\n", strchr(line, ' ') + 1, og ? "  # origin " : "",
 				og ? srv6_origin_name(og) : "");

@@ -157,6 +157,21 @@ int fill_encap_src(const struct srv6_conf *c, const struct srv6_saddr_env *env,
 		   bool encaps, const struct in6_addr *segs, const char *dev,
 		   struct in6_addr *src, char *why, size_t whylen);
 struct srv6_sid_cfg **sid_cfgs(struct srv6_conf *c, char *err, size_t errlen);
+/* A conf's SIDs (or routes) sorted by prefix, so that looking up every
+ * entry of another table costs one bsearch each, not a scan. */
+struct conf_key {
+	uint8_t family, plen;
+	uint8_t addr[16];
+	size_t idx;                    /* into c->sids or c->routes */
+};
+/* conf_index - the SIDs of @c, or its routes (@policy), as a sorted index
+ * of *@n keys (free() it).  NULL when there are none, or on no memory (the
+ * caller tells them apart by the conf's count).  Pure. */
+struct conf_key *conf_index(const struct srv6_conf *c, bool policy, size_t *n);
+/* conf_index_find - the index into the conf's array of the entry of
+ * (@family, @addr, @plen) in @v (conf_index()), or -1.  Pure. */
+long conf_index_find(const struct conf_key *v, size_t n, int family, const void *addr,
+		     uint8_t plen);
 int conf_resolve(struct daemon *d, struct srv6_conf *c, struct srv6_pending *pend,
 		 char *err, size_t errlen);
 int conf_publish(struct daemon *d, const struct srv6_conf *c, char *err, size_t errlen);
