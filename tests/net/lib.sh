@@ -421,6 +421,8 @@ rules_crossed() {
 }
 
 cleanup() {
+	local h
+	for h in ${CLEANUP_HOOKS:-}; do "$h"; done    # a suite's own state (reinject: dropmon_stop)
 	[ -n "${STREAM_PID:-}" ] && kill "$STREAM_PID" 2>/dev/null
 	if [ -n "$SRV6D_PID" ]; then kill -TERM "$SRV6D_PID" 2>/dev/null
 		wait_until 5 srv6d_gone || kill -KILL "$SRV6D_PID" 2>/dev/null

@@ -203,14 +203,86 @@ rj_setup() {
 	rj_sids
 }
 
-# dmesg_clean: no WARN/BUG/KASAN/RCU/refcount/ref_tracker/"waiting for" line
-# since rj_setup (a debug kernel's checkers report through these).
+# dmesg_clean: no kernel report (KREPORT, kreport.sh: WARN/BUG/KASAN/lockdep
+# and RCU/refcount/ref_tracker/"waiting for"...) since rj_setup (a debug
+# kernel's checkers report through these).
+. "$RJ_DIR/kreport.sh"
 dmesg_clean() {
 	local bad
-	bad=$(dmesg | tail -n +"$((DMESG_BASE + 1))" |
-	      grep -E 'WARNING:|BUG:|KASAN|UBSAN|ref_tracker|refcount_t|rcu_sched|RCU|suspicious RCU|unregister_netdevice: waiting|list_del corruption|general protection' |
-	      head -5)
+	bad=$(dmesg | tail -n +"$((DMESG_BASE + 1))" | grep -E "$KREPORT" | head -5)
 	[ -z "$bad" ] || { echo "$bad" | sed 's/^/#   /'; return 1; }
+}
+
+# rj_flood NAME: RJ_N End.X packets (rj_pkts end-x) from src at once, all
+# to be held in queue 11 by the test's hook: a check named NAME
+rj_flood() {
+	rj_hex end-x || return 1
+	"$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
+		--hex "${RJ_HEX[end-x]}" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
+	if wait_until 60 held_is 11 "$RJ_N"; then
+		ok "$1: $RJ_N packets held in queue 11 (kernel waiting $(in_rtr awk '$1 == 11 {print $3}' /proc/net/netfilter/nfnetlink_queue))"
+	else
+		fail "$1: held $(qget 11 held_now) of $RJ_N"
+	fi
+}
+
+# The drop monitor: the kernel's skb:kfree_skb tracepoint (each skb freed
+# as a drop, with the function that freed it) in a tracing instance of the
+# test's own, filtered on IPv6 and IPv4 packets.  It names the drops no
+# counter does: a held packet whose route was freed meanwhile ends in
+# dst_discard_out (FORWARD) or dst_discard (input).  dropmon_start sets
+# DROPMON=1 when it runs (tracefs with the event), else says once why not and
+# leaves DROPMON=0: the tests then assert what counters show only.  The
+# instance goes at exit (CLEANUP_HOOKS).  Tracing is the machine's, not a
+# namespace's: count only the functions a case is about.
+DROPMON=0
+DM_DIR=
+DM_FN=dst_discard_out
+dropmon_start() {
+	local t=/sys/kernel/tracing
+	[ -d $t/instances ] || mount -t tracefs nodev $t 2>/dev/null
+	[ -d $t/instances ] || t=/sys/kernel/debug/tracing
+	DM_DIR=$t/instances/srv6d-rj-$$
+	if mkdir "$DM_DIR" 2>/dev/null && [ -d "$DM_DIR/events/skb/kfree_skb" ] &&
+	   echo 'protocol == 34525 || protocol == 2048' >"$DM_DIR/events/skb/kfree_skb/filter" &&
+	   echo 2048 >"$DM_DIR/buffer_size_kb" && echo 1 >"$DM_DIR/events/skb/kfree_skb/enable"; then
+		DROPMON=1
+		CLEANUP_HOOKS="${CLEANUP_HOOKS:-} dropmon_stop"
+	else
+		[ -d "$DM_DIR" ] && rmdir "$DM_DIR" 2>/dev/null
+		DM_DIR=
+		echo "# no drop monitor here (tracefs with skb:kfree_skb): drops no counter names are not asserted"
+	fi
+}
+# dropmon_mark: forget the drops seen so far
+dropmon_mark() { [ "$DROPMON" = 0 ] || : >"$DM_DIR/trace"; }
+# dropmon_count FUNC: drops freed in FUNC since dropmon_mark
+dropmon_count() { grep -c "location=$1+" "$DM_DIR/trace"; }
+# dropmon_others FUNC: the other drops since dropmon_mark, "FUNC:N,..." (said, not asserted)
+dropmon_others() {
+	sed -n 's/.* location=\([A-Za-z0-9_.]*\)+.*/\1/p' "$DM_DIR/trace" | grep -vx "$1" |
+		sort | uniq -c | awk '{printf "%s%s:%s", (NR > 1 ? "," : ""), $2, $1}'
+}
+# dropmon_take NAME [FUNC]: after a case, DM_N = the drops freed in FUNC
+# (dst_discard_out) since dropmon_mark, and a "#" line naming NAME's other
+# drops, if any (not asserted: tracing sees the whole machine)
+dropmon_take() {
+	DM_N= DM_FN=${2:-dst_discard_out}
+	[ "$DROPMON" = 1 ] || return 0
+	DM_N=$(dropmon_count "$DM_FN")
+	local o; o=$(dropmon_others "$DM_FN")
+	[ -z "$o" ] || echo "# $1: other drops meanwhile: $o"
+}
+# dm_check NAME N: a check that the case's DM_N is N (nothing without a drop monitor)
+dm_check() {
+	[ "$DROPMON" = 1 ] || return 0
+	check "$1: $2 freed in $DM_FN (drop monitor)" [ "$DM_N" = "$2" ]
+}
+dropmon_stop() {
+	[ -n "$DM_DIR" ] || return 0
+	echo 0 >"$DM_DIR/events/skb/kfree_skb/enable"
+	rmdir "$DM_DIR" 2>/dev/null
+	DM_DIR= DROPMON=0
 }
 
 # rcu_barrier: a veth pair added and deleted in rtr: unregistering a device

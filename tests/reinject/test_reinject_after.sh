@@ -11,7 +11,8 @@
 #      for byte
 #   2. hold at FORWARD / POSTROUTING, delete the route the behavior used
 #      (End.X's nh6 route, End.T's table route), let RCU free it, release:
-#      the outcome is asserted (FORWARD: dropped silently; POSTROUTING:
+#      the outcome is asserted (FORWARD: dropped silently, freed in
+#      dst_discard_out as the drop monitor (lib.sh) sees it; POSTROUTING:
 #      ICMPv6 Packet Too Big with MTU 68 to the source; see the comment
 #      below and docs/REINJECTION.md)
 #   3. the next hop's neighbour entry deleted (FORWARD, POSTROUTING),
@@ -32,6 +33,7 @@
 rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
+dropmon_start
 
 # the destination each case's packet has after the behavior
 newda() { case $1 in end|end-x) echo 2001:db8:2::2 ;; end-t) echo 2001:db8:cc::5 ;; end-dt6) echo 2001:db8:cc::7 ;; esac; }
@@ -78,9 +80,11 @@ held_after() {
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs)
+	dropmon_mark
 	R=$(ctl queue release 11 1)
 	: >"$TMPD/released"
 	wait $spid
+	dropmon_take "$c at $chain"
 	U1=$(snmp6 Icmp6OutDestUnreachs) T1=$(snmp6 Icmp6OutPktTooBigs)
 	NEIGH_AFTER=$(neigh6)
 	hook off
@@ -102,18 +106,21 @@ outcome() {
 W_FWD="dst=0 src=0 icmp= unreach-delta=0 ptb-delta=0"
 W_POST="dst=0 src=1 icmp=2/0 unreach-delta=0 ptb-delta=1 mtu=68"
 for chain in FORWARD POSTROUTING; do
-	if [ $chain = FORWARD ]; then want=$W_FWD; what="dropped silently (dst_discard_out)"
-	else want=$W_POST; what="ICMPv6 Packet Too Big (blackhole_netdev MTU) to src"; fi
+	if [ $chain = FORWARD ]; then want=$W_FWD; what="dropped silently"; dmn=1
+	else want=$W_POST; what="ICMPv6 Packet Too Big (blackhole_netdev MTU) to src"; dmn=0; fi
 	held_after end-x $chain in_rtr ip -6 route del fd00:77::/64
 	echo "# End.X held at $chain, nh6 route deleted: $(outcome) ($R)"
 	check "End.X held at $chain, nh6 route deleted and freed: $what" [ "$(outcome)" = "$want" ]
+	dm_check "End.X held at $chain, nh6 route deleted and freed" "$dmn"
 	held_after end-t $chain in_rtr ip -6 route del 2001:db8:cc::/64 table 100
 	echo "# End.T held at $chain, table route deleted: $(outcome) ($R)"
 	check "End.T held at $chain, table route deleted and freed: $what" [ "$(outcome)" = "$want" ]
+	dm_check "End.T held at $chain, table route deleted and freed" "$dmn"
 	held_after end-x $chain true
 	echo "# End.X held at $chain, nothing changed: $(outcome) ($R)"
 	check "End.X held at $chain, route unchanged: delivered" \
 		[ "$(outcome)" = "dst=1 src=0 icmp= unreach-delta=0 ptb-delta=0" ]
+	dm_check "End.X held at $chain, route unchanged" 0
 done
 
 # ---- the next hop's neighbour entry goes away while the packet waits ---------

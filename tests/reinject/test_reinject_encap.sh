@@ -30,6 +30,7 @@
 rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
+dropmon_start
 
 in_rtr ip -6 route add 2001:db8:e6::/64 encap seg6 mode encap segs fd00:77::1 dev "$RTR_IF_DST" ||
 	{ fail "seg6 encap route (IPv6)"; exit 1; }
@@ -103,9 +104,11 @@ held_encap() {
 	"$@"
 	rcu_barrier
 	U0=$(snmp6 Icmp6OutDestUnreachs) T0=$(snmp6 Icmp6OutPktTooBigs) N0=$(snmp6 Ip6InNoRoutes) I0=$(snmp6 Icmp6InDestUnreachs)
+	dropmon_mark
 	R=$(ctl queue release 11 1)
 	: >"$TMPD/released"   # the capture's 5 s count from here (slow debug kernels)
 	wait $spid
+	dropmon_take "$c at $where" dst_discard
 	U1=$(snmp6 Icmp6OutDestUnreachs) T1=$(snmp6 Icmp6OutPktTooBigs) N1=$(snmp6 Ip6InNoRoutes) I1=$(snmp6 Icmp6InDestUnreachs)
 	hook off
 	in_rtr ip -6 route del fd00:77::/64 2>/dev/null
@@ -129,7 +132,8 @@ via_src() { in_rtr ip -6 route replace fd00:77::/64 via $SRC_ADDR dev "$RTR_IF_S
 #   replaced via src: rerouted, the encapsulated packet arrives at src
 # LOCAL_OUT: the packet waits encapsulated, with its outer route's dst
 #   deleted or replaced, and freed: that dst was put (dst_dev_put: input
-#     dst_discard): dropped silently
+#     dst_discard): dropped silently, freed in dst_discard (seg6_input_finish
+#     -> dst_input), as the drop monitor (lib.sh) sees it
 W_POST_DEL="dst=0(0 outer) src=0(0 outer) icmp= unreach-delta=1 ptb-delta=0 noroute-delta=1 in-unreach-delta=1"
 W_RER="dst=0(0 outer) src=1(1 outer) icmp= unreach-delta=0 ptb-delta=0 noroute-delta=0 in-unreach-delta=0"
 W_OUT_GONE="dst=0(0 outer) src=0(0 outer) icmp= unreach-delta=0 ptb-delta=0 noroute-delta=0 in-unreach-delta=0"
@@ -150,13 +154,16 @@ for c in encap6 encap4; do
 	echo "# $c held at LOCAL_OUT (outer), outer route deleted: $(outcome) ($R)"
 	check "$c held at LOCAL_OUT, outer route deleted and freed: dropped silently (put dst)" \
 		[ "$(outcome)" = "$W_OUT_GONE" ]
+	dm_check "$c held at LOCAL_OUT, outer route deleted and freed" 1
 	held_encap $c out via_src
 	echo "# $c held at LOCAL_OUT (outer), outer route replaced via src: $(outcome) ($R)"
 	check "$c held at LOCAL_OUT, outer route replaced and the old one freed: dropped silently (put dst)" \
 		[ "$(outcome)" = "$W_OUT_GONE" ]
+	dm_check "$c held at LOCAL_OUT, outer route replaced and the old one freed" 1
 	held_encap $c out true
 	echo "# $c held at LOCAL_OUT (outer), nothing changed: $(outcome) ($R)"
 	check "$c held at LOCAL_OUT, route unchanged: delivered" [ "$(outcome)" = "$W_OK" ]
+	dm_check "$c held at LOCAL_OUT, route unchanged" 0
 done
 
 rj_finish

@@ -24,7 +24,11 @@
 #      was deleted (srv6d's sockets keep the namespace itself alive; its
 #      cleanup starts when srv6d exits): the behavior runs, the packet is
 #      delivered once, srv6d exits 0, the namespaces are torn down completely
-#   4. after each held case rtr's dst/route/neighbour counters are back to
+#   4. the silent drops are named: the drop monitor (lib.sh: the kernel's
+#      skb:kfree_skb tracepoint) must see the FORWARD ones freed in
+#      dst_discard_out, once, and nothing freed there in the other cases
+#      (where the kernel has tracefs; said otherwise)
+#   5. after each held case rtr's dst/route/neighbour counters are back to
 #      their baseline; the kernel log has no WARN/BUG/RCU/KASAN/refcount
 #      line.  On a debug kernel (tools/debug-kernel: PROVE_RCU, KASAN,
 #      DEBUG_NET, refcount trackers) that log is the verdict.
@@ -38,6 +42,7 @@
 rj_require
 trap cleanup EXIT
 rj_setup || { fail "setup"; exit 1; }
+dropmon_start
 
 # IPv4 on the src link (the inner source 198.51.100.1 is src's MAC), as
 # test_reinject_decap.sh has it
@@ -88,26 +93,32 @@ held() {
 	"$@"
 	rcu_barrier
 	read -r U0 T0 V0 <<<"$(ctrs)"
+	dropmon_mark
 	R=$(ctl queue release 11 1)
 	: >"$TMPD/released"
 	wait $spid
 	read -r U1 T1 V1 <<<"$(ctrs)"
+	dropmon_take "$c"
 	hook off
 	restore
 	kcheck "$c held ($h; $*)"
 	OUTCOME="dst=$(rxs "$NS_DST" "$TMPD/held" | wc -l) src=$(rxs "$NS_SRC" "$TMPD/held" | wc -l)"
 	OUTCOME+=" icmp=$(sed -n "s/^IC $NS_SRC //p" "$TMPD/held" | tr ' ' / | paste -sd,)"
-	OUTCOME+=" unreach6=$((U1 - U0)) ptb=$((T1 - T0)) unreach4=$((V1 - V0))$(ptb_mtu)"
+	OUTCOME+=" unreach6=$((U1 - U0)) ptb=$((T1 - T0)) unreach4=$((V1 - V0))$(ptb_mtu)${DM_N:+ discard=$DM_N}"
 	# the verdict itself: exactly this packet released (not 0, not an error)
 	[ "$R" = "queue 11: released 1" ] || OUTCOME+=" release=[$R]"
 }
-W_FWD="dst=0 src=0 icmp= unreach6=0 ptb=0 unreach4=0"
-W_POST="dst=0 src=1 icmp=2/0 unreach6=0 ptb=1 unreach4=0 mtu=68"
-W_OK="dst=1 src=0 icmp= unreach6=0 ptb=0 unreach4=0"
+# dm N: the drop monitor's part of an outcome (dst_discard_out freed N), if it runs
+dm() { [ "$DROPMON" = 0 ] || echo " discard=$1"; }
+W_FWD="dst=0 src=0 icmp= unreach6=0 ptb=0 unreach4=0$(dm 1)"
+W_POST="dst=0 src=1 icmp=2/0 unreach6=0 ptb=1 unreach4=0 mtu=68$(dm 0)"
+W_OK="dst=1 src=0 icmp= unreach6=0 ptb=0 unreach4=0$(dm 0)"
+W_FWD_WHAT="dropped silently"
+[ "$DROPMON" = 0 ] || W_FWD_WHAT="dropped silently, freed in dst_discard_out (drop monitor)"
 
 # ---- 1. End.DX6 / End.DT6 after the behavior --------------------------------
 for chain in FORWARD POSTROUTING; do
-	if [ $chain = FORWARD ]; then want=$W_FWD; what="dropped silently (dst_discard_out)"
+	if [ $chain = FORWARD ]; then want=$W_FWD; what=$W_FWD_WHAT
 	else want=$W_POST; what="ICMPv6 Packet Too Big MTU 68 (the put dst) to src"; fi
 	held end-dx6 "hook $chain 11 -s $SRC_ADDR -d $DST_ADDR" in_rtr ip -6 route del fd00:77::/64
 	echo "# End.DX6 held at $chain after the behavior, nh6 route deleted and freed: $OUTCOME ($R)"
@@ -124,7 +135,7 @@ check "End.DT6 held at POSTROUTING, route unchanged: delivered ($OUTCOME)" [ "$O
 # ---- 2. End.DX4 after ip_route_input of nh4 ---------------------------------
 held end-dx4 "v4hook FORWARD 11" in_rtr ip route del 192.0.2.0/24 dev "$RTR_IF_DST"
 echo "# End.DX4 held at IPv4 FORWARD after the behavior, nh4's route deleted and freed: $OUTCOME ($R)"
-check "End.DX4 held at IPv4 FORWARD, nh4's route deleted and freed: dropped silently" [ "$OUTCOME" = "$W_FWD" ]
+check "End.DX4 held at IPv4 FORWARD, nh4's route deleted and freed: $W_FWD_WHAT" [ "$OUTCOME" = "$W_FWD" ]
 held end-dx4 "v4hook FORWARD 11" true
 check "End.DX4 held at IPv4 FORWARD, route unchanged: delivered ($OUTCOME)" [ "$OUTCOME" = "$W_OK" ]
 
@@ -135,7 +146,7 @@ if [ "$DT4" = 1 ]; then
 	check "End.DT4 held at IPv4 FORWARD, route unchanged: delivered ($OUTCOME)" [ "$OUTCOME" = "$W_OK" ]
 	held end-dt4 "v4hook FORWARD 11" in_rtr ip route del 192.0.2.0/24 dev "$RTR_IF_DST" table 200
 	echo "# End.DT4 held at IPv4 FORWARD after the behavior, table 200's route deleted and freed: $OUTCOME ($R)"
-	check "End.DT4 held at IPv4 FORWARD, table 200's route deleted and freed: dropped silently" \
+	check "End.DT4 held at IPv4 FORWARD, table 200's route deleted and freed: $W_FWD_WHAT" \
 		[ "$OUTCOME" = "$W_FWD" ]
 fi
 

@@ -31,19 +31,17 @@ in_rtr sysctl -qw net.ipv6.icmp.ratelimit=0 net.ipv4.icmp_msgs_per_sec=1000000 \
 	net.ipv4.icmp_msgs_burst=1000000 >/dev/null
 sink_add
 hook INPUT 11 -d $SID:2
-"$PY" "$RJ_DIR/rj_send.py" --src-ns "$NS_SRC" --dmac "$RTR_MAC_SRC" --cap "$NS_DST:eth0" \
-	--hex "${RJ_HEX[end-x]}" --count "$RJ_N" --want 0 --timeout 0 >/dev/null
-if wait_until 60 held_is 11 "$RJ_N"; then
-	ok "$RJ_N packets held in queue 11 (kernel waiting $(in_rtr awk '$1 == 11 {print $3}' /proc/net/netfilter/nfnetlink_queue))"
-else
-	fail "held $(qget 11 held_now) of $RJ_N"
-fi
+rj_flood "LOCAL_IN"
 d0=$(sink) n0=$(snmp6 Ip6InNoRoutes) u0=$(snmp6 Icmp6OutDestUnreachs)
 l0=$(( $(snmp6 Icmp6OutRateLimitHost) + $(snmp6 Icmp6OutRateLimitGlobal) ))
 s0=$(sidpkts $SID:2)
+rm -f "$TMPD/churned"
 ip netns exec "$NS_RTR" bash -c "while :; do ip -6 route del fd00:77::/64; \
-	ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; done" >/dev/null 2>&1 &
+	ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; : >$TMPD/churned; done" >/dev/null 2>&1 &
 CHURN_PID=$!
+# released once the churn runs (a first round done): before, the release
+# could outrun the loop's start and every packet found its route
+wait_until 30 test -e "$TMPD/churned" || fail "the churn did not complete a round"
 R=$(ctl queue release 11 all)
 # srv6ctl answers once the verdicts are sent, or after 200 ms with
 # "releasing N (in progress)" while srv6d goes on: wait for them all
