@@ -47,6 +47,7 @@ stty -onlcr 2>/dev/null <&1   # the console's \n stays \n (no \r\n)
 echo "# vm: $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ {print int($2/1024)}' /proc/meminfo) MiB"
 
 cd "$VM_CWD" 2>/dev/null || cd "$VM_WORK"
+: >"$IO/started"    # the host's run.sh: a death before this is the boot's, not the command's
 bash "$IO/cmd"
 echo $? >"$IO/rc"
 sync
