@@ -140,6 +140,16 @@ enum srv6_origin {
 /** srv6_origin_name - "conf", "fpm", "kernel".  Pure. */
 const char *srv6_origin_name(enum srv6_origin o);
 
+/**
+ * srv6_origin_where - where an entry came from, for a log line: "PATH:LINE"
+ * for a conf line, "srv6ctl" for an entry of origin conf without a line (a
+ * srv6ctl sid/route add), else its origin's name ("fpm", "kernel").  @origin
+ * is an enum srv6_origin as the entries store it.  Writes at most @len bytes
+ * (truncated, NUL-terminated) and returns @buf.  Pure.
+ */
+char *srv6_origin_where(const char *path, unsigned int origin, unsigned int line, char *buf,
+			size_t len);
+
 /** struct srv6_conf_sid - one "sid" line. */
 struct srv6_conf_sid {
 	struct in6_addr prefix;        /* host bits zero */

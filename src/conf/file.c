@@ -972,6 +972,18 @@ const char *srv6_origin_name(enum srv6_origin o)
 	return o == SRV6_ORIGIN_FPM ? "fpm" : o == SRV6_ORIGIN_KERNEL ? "kernel" : "conf";
 }
 
+char *srv6_origin_where(const char *path, unsigned int origin, unsigned int line, char *buf,
+			size_t len)
+{
+	if (origin != SRV6_ORIGIN_CONF)
+		snprintf(buf, len, "%s", srv6_origin_name((enum srv6_origin)origin));
+	else if (!line)
+		snprintf(buf, len, "srv6ctl");
+	else
+		snprintf(buf, len, "%s:%u", path, line);
+	return buf;
+}
+
 void srv6_conf_free(struct srv6_conf *c)
 {
 	free(c->sids);

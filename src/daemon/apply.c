@@ -8,6 +8,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <limits.h>
 #include <signal.h>
 
 #include <linux/netfilter.h>
@@ -71,15 +72,14 @@ void conf_warnings(const struct srv6_conf *c, FILE *f)
 static void warn_line(const struct daemon *d, unsigned int origin, unsigned int line,
 		      const char *entry, const char *what)
 {
-	if (origin == SRV6_ORIGIN_CONF && line)
-		srv6_log(LOG_WARNING, "%s:%u: %s needs the injection egress, which is not available: "
-			 "such packets are dropped and counted as \"unsupported\"", d->conf_path, line,
-			 what);
-	else
-		srv6_log(LOG_WARNING, "%s: %s %s needs the injection egress, which is not available: "
-			 "such packets are dropped and counted as \"unsupported\"",
-			 origin == SRV6_ORIGIN_CONF ? "srv6ctl" :
-			 srv6_origin_name((enum srv6_origin)origin), entry, what);
+	char where[PATH_MAX + 16];
+	bool conf_line = origin == SRV6_ORIGIN_CONF && line;
+
+	/* a conf line is named by its place; the others by origin and entry */
+	srv6_log(LOG_WARNING, "%s: %s%s%s needs the injection egress, which is not available: "
+		 "such packets are dropped and counted as \"unsupported\"",
+		 srv6_origin_where(d->conf_path, origin, line, where, sizeof(where)),
+		 conf_line ? "" : entry, conf_line ? "" : " ", what);
 }
 
 static int conf_key_cmp(const void *a, const void *b)

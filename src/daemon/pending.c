@@ -93,18 +93,6 @@ unsigned int srv6_pending_update(struct srv6_pending *p, struct srv6_conf *c)
 	return changed;
 }
 
-/* Where entry @i came from: "FILE:LINE", "fpm", "kernel", or "srv6ctl" (no line). */
-static void where_of(const struct srv6_pending *p, unsigned int origin, unsigned int line,
-		     char *buf, size_t len)
-{
-	if (origin != SRV6_ORIGIN_CONF)
-		snprintf(buf, len, "%s", srv6_origin_name((enum srv6_origin)origin));
-	else if (!line)
-		snprintf(buf, len, "srv6ctl");
-	else
-		snprintf(buf, len, "%s:%u", p->path, line);
-}
-
 /* "sid 2001:db8::1/128 End.X" or "route 10.0.0.0/8 encap" for entry @i, and
  * where it came from into @where (SRV6_PENDING_WHERE bytes). */
 #define SRV6_PENDING_WHERE 4200
@@ -118,13 +106,13 @@ static void name_of(const struct srv6_pending *p, const struct srv6_conf *c, siz
 
 		inet_ntop(AF_INET6, &s->prefix, a, sizeof(a));
 		snprintf(buf, len, "sid %s/%u %s", a, s->plen, srv6_action_name(s->cfg.action));
-		where_of(p, s->origin, s->line, where, SRV6_PENDING_WHERE);
+		srv6_origin_where(p->path, s->origin, s->line, where, SRV6_PENDING_WHERE);
 	} else {
 		const struct srv6_conf_route *r = &c->routes[i - p->nsids];
 
 		inet_ntop(r->family, &r->prefix, a, sizeof(a));
 		snprintf(buf, len, "route %s/%u %s", a, r->plen, srv6_mode_name(r->pol.mode));
-		where_of(p, r->origin, r->line, where, SRV6_PENDING_WHERE);
+		srv6_origin_where(p->path, r->origin, r->line, where, SRV6_PENDING_WHERE);
 	}
 }
 

@@ -1400,6 +1400,23 @@ static void test_files(void **state)
 	rmdir(dir);
 }
 
+/* srv6_origin_where: what every log line about an entry says it came from */
+static void test_origin_where(void **state)
+{
+	char b[64], small[8];
+
+	(void)state;
+	assert_string_equal(srv6_origin_where("/etc/srv6d.conf", SRV6_ORIGIN_CONF, 12, b, sizeof(b)),
+			    "/etc/srv6d.conf:12");
+	assert_string_equal(srv6_origin_where("/etc/srv6d.conf", SRV6_ORIGIN_CONF, 0, b, sizeof(b)),
+			    "srv6ctl");
+	assert_string_equal(srv6_origin_where("x", SRV6_ORIGIN_FPM, 7, b, sizeof(b)), "fpm");
+	assert_string_equal(srv6_origin_where("x", SRV6_ORIGIN_KERNEL, 0, b, sizeof(b)), "kernel");
+	/* truncated, terminated */
+	assert_string_equal(srv6_origin_where("/etc/srv6d.conf", SRV6_ORIGIN_CONF, 3, small,
+					      sizeof(small)), "/etc/sr");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1420,6 +1437,7 @@ int main(void)
 		cmocka_unit_test(test_iproute2_compat),
 		cmocka_unit_test(test_words_and_format),
 		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_origin_where),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
