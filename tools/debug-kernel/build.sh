@@ -4,14 +4,19 @@
 # tools/debug-kernel/build.sh - a debug kernel for the kernel-oracle VM
 # (tests/vm/run.sh), built from Debian's linux-source-6.12 package:
 #
-#   tools/debug-kernel/build.sh [baseline|noref]
+#   tools/debug-kernel/build.sh [baseline|noref|nochk|kasan|lockdep|net]
 #
 # baseline: the package's source; noref: the same with the seg6 noref series
 # (../shared/kernel-patches, or PATCHES=DIR) applied, through the 6.12
 # backports in tools/debug-kernel/patches-6.12/ where those exist.
 # Config: x86_64_defconfig + config.fragment (what the suite needs, all built
-# in, and the checkers: PROVE_RCU/PROVE_LOCKING, KASAN, DEBUG_NET, the netdev
-# and netns refcount trackers, DEBUG_OBJECTS_RCU_HEAD).  The result:
+# in) + the checkers: checkers-kasan.fragment (KASAN generic, inline),
+# checkers-lockdep.fragment (PROVE_LOCKING/PROVE_RCU, DEBUG_ATOMIC_SLEEP),
+# checkers-net.fragment (DEBUG_NET, the netdev and netns refcount trackers,
+# DEBUG_OBJECTS_RCU_HEAD).  baseline and noref have all three; the kinds
+# nochk (none), kasan, lockdep and net (that one alone, on the package's
+# source) exist to measure what each checker costs (tools/debug-kernel/
+# cost.sh, docs/REINJECTION.md).  The result:
 #
 #   $OUT/KIND/bzImage   (OUT: /var/cache/srv6d-vm/debug; not CI)
 #
@@ -27,7 +32,12 @@ SRC_TAR=${SRC_TAR:-/usr/src/linux-source-6.12.tar.xz}
 PATCHES=${PATCHES:-$HERE/../../../shared/kernel-patches}
 JOBS=${JOBS:-$(nproc)}
 
-case "$KIND" in baseline|noref) ;; *) echo "usage: $0 [baseline|noref]" >&2; exit 2 ;; esac
+case "$KIND" in
+baseline|noref) FRAGS="config.fragment checkers-kasan.fragment checkers-lockdep.fragment checkers-net.fragment" ;;
+nochk) FRAGS=config.fragment ;;
+kasan|lockdep|net) FRAGS="config.fragment checkers-$KIND.fragment" ;;
+*) echo "usage: $0 [baseline|noref|nochk|kasan|lockdep|net]" >&2; exit 2 ;;
+esac
 if [ ! -r "$SRC_TAR" ]; then
 	[ "$(id -u)" -eq 0 ] || { echo "$0: $SRC_TAR missing (apt-get install linux-source-6.12)" >&2; exit 1; }
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-source-6.12 bc bison flex libelf-dev libssl-dev >/dev/null
@@ -68,10 +78,13 @@ fi
 
 start=$(date +%s)
 make -C "$src" -s x86_64_defconfig
-"$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" "$HERE/config.fragment" >/dev/null
+frags=; for f in $FRAGS; do frags="$frags $HERE/$f"; done
+# shellcheck disable=SC2086  # one word per fragment
+"$src/scripts/kconfig/merge_config.sh" -m -O "$src" "$src/.config" $frags >/dev/null
 make -C "$src" -s olddefconfig
 # what the merge could not set (a dependency missing on 6.12): said, not hidden
-missing=$(grep -E '^CONFIG_[A-Z0-9_]+=y' "$HERE/config.fragment" | while read -r l; do
+# shellcheck disable=SC2086
+missing=$(cat $frags | grep -E '^CONFIG_[A-Z0-9_]+=y' | while read -r l; do
 	grep -qx "$l" "$src/.config" || echo "${l%=y}"; done | tr '\n' ' ')
 [ -z "$missing" ] || echo "build.sh: not in the resulting config: $missing"
 make -C "$src" -s -j"$JOBS" bzImage
