@@ -239,23 +239,29 @@ DROPMON=0
 DM_DIR=
 DM_FN=dst_discard_out
 dropmon_start() {
-	local t=/sys/kernel/tracing
+	local t=/sys/kernel/tracing i
 	[ -d $t/instances ] || mount -t tracefs nodev $t 2>/dev/null
 	[ -d $t/instances ] || t=/sys/kernel/debug/tracing
+	# an instance a killed test left (its PID gone) keeps the event on: removed
+	for i in "$t"/instances/srv6d-rj-*; do
+		[ -d "$i" ] && ! kill -0 "${i##*-}" 2>/dev/null || continue
+		echo 0 >"$i/events/skb/kfree_skb/enable" 2>/dev/null
+		rmdir "$i" 2>/dev/null
+	done
 	DM_DIR=$t/instances/srv6d-rj-$$
+	CLEANUP_HOOKS="${CLEANUP_HOOKS:-} dropmon_stop"   # before the mkdir: no window without it
 	if mkdir "$DM_DIR" 2>/dev/null && [ -d "$DM_DIR/events/skb/kfree_skb" ] &&
 	   echo 'protocol == 34525 || protocol == 2048' >"$DM_DIR/events/skb/kfree_skb/filter" &&
 	   echo 2048 >"$DM_DIR/buffer_size_kb" && echo 1 >"$DM_DIR/events/skb/kfree_skb/enable"; then
 		DROPMON=1
-		CLEANUP_HOOKS="${CLEANUP_HOOKS:-} dropmon_stop"
 	else
 		[ -d "$DM_DIR" ] && rmdir "$DM_DIR" 2>/dev/null
 		DM_DIR=
 		echo "# no drop monitor here (tracefs with skb:kfree_skb): drops no counter names are not asserted"
 	fi
 }
-# dropmon_mark: forget the drops seen so far
-dropmon_mark() { [ "$DROPMON" = 0 ] || : >"$DM_DIR/trace"; }
+# dropmon_mark: forget the drops seen so far (and the last case's DM_N)
+dropmon_mark() { DM_N=''; [ "$DROPMON" = 0 ] || : >"$DM_DIR/trace"; }
 # dropmon_count FUNC: drops freed in FUNC since dropmon_mark
 dropmon_count() { grep -c "location=$1+" "$DM_DIR/trace"; }
 # dropmon_others FUNC: the other drops since dropmon_mark, "FUNC:N,..." (said, not asserted)
@@ -267,7 +273,7 @@ dropmon_others() {
 # (dst_discard_out) since dropmon_mark, and a "#" line naming NAME's other
 # drops, if any (not asserted: tracing sees the whole machine)
 dropmon_take() {
-	DM_N= DM_FN=${2:-dst_discard_out}
+	DM_N='' DM_FN=${2:-dst_discard_out}
 	[ "$DROPMON" = 1 ] || return 0
 	DM_N=$(dropmon_count "$DM_FN")
 	local o; o=$(dropmon_others "$DM_FN")
@@ -279,10 +285,10 @@ dm_check() {
 	check "$1: $2 freed in $DM_FN (drop monitor)" [ "$DM_N" = "$2" ]
 }
 dropmon_stop() {
-	[ -n "$DM_DIR" ] || return 0
+	[ -n "$DM_DIR" ] && [ -d "$DM_DIR" ] || return 0
 	echo 0 >"$DM_DIR/events/skb/kfree_skb/enable"
 	rmdir "$DM_DIR" 2>/dev/null
-	DM_DIR= DROPMON=0
+	DM_DIR='' DROPMON=0
 }
 
 # rcu_barrier: a veth pair added and deleted in rtr: unregistering a device

@@ -65,7 +65,7 @@ stress() {
 	# delivered), the rest while it runs
 	H=$((RJ_N / 2))
 	R1=$(ctl queue release 11 $H)
-	wait_until 30 held_is 11 $((RJ_N - H))
+	wait_until 30 held_is 11 $((RJ_N - H)) || fail "$chain: the first $H not released ($(qget 11 held_now) held)"
 	rm -f "$TMPD/churned"
 	ip netns exec "$NS_RTR" bash -c "while :; do ip -6 route del fd00:77::/64; \
 		ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; \

@@ -23,7 +23,7 @@
 # Run the suite on it with
 #   KERNEL=$OUT/KIND/bzImage MODULES=none tests/vm/run.sh make check ...
 # Not part of CI: the baseline takes 708-814 s on two cores (nochk 618 s,
-# kasan 868 s, lockdep 859 s); noref, built after it, starts from the
+# kasan 868 s, lockdep 859 s, each beside a VM test run); noref, built after it, starts from the
 # baseline's objects and takes about a minute.
 set -eu
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

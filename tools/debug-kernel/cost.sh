@@ -32,6 +32,9 @@ for spec in "$@"; do
 		{ echo "$0: $OUT/$kind/bzImage missing: tools/debug-kernel/build.sh $kind" >&2; exit 1; }
 done
 res=$(mktemp -d /tmp/srv6d-cost.XXXXXX)
+TOPOS=${COST_TOPOS:-10}
+# the workload's size, the same on every kernel (cost-guest.sh)
+genv="COST_ROUNDS=${COST_ROUNDS:-3} COST_TOPOS=$TOPOS COST_SECS=${COST_SECS:-3}"
 cd "$TOP" || exit 1
 n=0
 for spec in "$@"; do
@@ -40,48 +43,48 @@ for spec in "$@"; do
 	n=$((n + 1))
 	start=$(date +%s)
 	if [ "$kind" = stock ]; then
-		VM_APPEND="$args" tests/vm/run.sh env BUILD="$BUILD" COST_ROUNDS="${COST_ROUNDS:-3}" \
-			tools/debug-kernel/cost-guest.sh
+		# shellcheck disable=SC2086  # genv: one word per variable
+		VM_APPEND="$args" tests/vm/run.sh env BUILD="$BUILD" $genv tools/debug-kernel/cost-guest.sh
 	else
+		# shellcheck disable=SC2086
 		KERNEL=$OUT/$kind/bzImage MODULES=none VM_APPEND="$args" tests/vm/run.sh env BUILD="$BUILD" \
-			COST_ROUNDS="${COST_ROUNDS:-3}" tools/debug-kernel/cost-guest.sh
+			$genv tools/debug-kernel/cost-guest.sh
 	fi 2>&1 | tr -d '\r' | tee "$res/$n.log" | grep '^cost:'
-	echo "cost: 0 vm_seconds $(( $(date +%s) - start ))" >>"$res/$n.log"
+	echo "# cost.sh: $spec: the VM ran $(( $(date +%s) - start )) s"
 	echo "$spec" >"$res/$n.spec"
 done
 # the table: medians per spec, ratios to nochk's
-python3 - "$res" "$n" <<'PY'
+python3 - "$res" "$n" "$TOPOS" <<'PY'
 import sys, statistics as st
-res, n = sys.argv[1], int(sys.argv[2])
+res, n, topos = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 rows = []
 for i in range(1, n + 1):
     spec = open(f"{res}/{i}.spec").read().strip()
     v = {"ns": [], "end_pps": [], "end_cpu": [], "fwd_pps": [], "fwd_cpu": []}
-    boot = vm = None; clean = "?"
+    boot = None; clean = "?"; lost = 0
     for l in open(f"{res}/{i}.log"):
         f = l.split()
         if not f or f[0] != "cost:":
             continue
         if f[2] == "boot": boot = float(f[4])
-        elif f[2] == "vm_seconds": vm = int(f[3])
         elif f[2] == "dmesg": clean = f[3]
         elif f[2] == "ns": v["ns"].append(float(f[4]))
         elif f[2] in ("end", "fwd"):
             v[f[2] + "_pps"].append(float(f[4])); v[f[2] + "_cpu"].append(float(f[6]))
+            lost += int(f[8]) - int(f[10])      # sent - at_dst
     med = {k: (st.median(x) if x else None) for k, x in v.items()}
-    rows.append((spec, boot, vm, clean, med, len(v["ns"])))
+    rows.append((spec, boot, lost, clean, med, len(v["ns"])))
 ref = next((r for r in rows if r[0] == "nochk"), None)
-def ratio(r, k, inv=False):
-    if not ref or r[4][k] is None or not ref[4][k]:
+def ratio(m, k):
+    if not ref or m[k] is None or not ref[4][k]:
         return "-"
-    x = ref[4][k] / r[4][k] if inv else r[4][k] / ref[4][k]
-    return f"{x:.2f}x"
-print("| kernel | boot to init (s) | namespaces, 10 topologies (s) | End: pps, CPU ns/pkt | forward: pps, CPU ns/pkt | vs nochk: ns, End CPU, fwd CPU | rounds | kernel log |")
-print("|---|---|---|---|---|---|---|---|")
-for spec, boot, vm, clean, m, k in rows:
+    return f"{m[k] / ref[4][k]:.2f}x"
+print(f"| kernel | boot to init (s) | namespaces, {topos} topologies (s) | End: pps, CPU ns/pkt | forward: pps, CPU ns/pkt | vs nochk: ns, End CPU, fwd CPU | rounds | sent, not at dst | kernel log |")
+print("|---|---|---|---|---|---|---|---|---|")
+for spec, boot, lost, clean, m, k in rows:
     f = lambda x, p=0: "-" if x is None else f"{x:.{p}f}"
     print(f"| {spec} | {f(boot, 1)} | {f(m['ns'], 1)} | {f(m['end_pps'])}, {f(m['end_cpu'])} | "
-          f"{f(m['fwd_pps'])}, {f(m['fwd_cpu'])} | {ratio((spec, boot, vm, clean, m), 'ns')}, "
-          f"{ratio((spec, boot, vm, clean, m), 'end_cpu')}, {ratio((spec, boot, vm, clean, m), 'fwd_cpu')} | {k} | {clean} |")
+          f"{f(m['fwd_pps'])}, {f(m['fwd_cpu'])} | {ratio(m, 'ns')}, {ratio(m, 'end_cpu')}, "
+          f"{ratio(m, 'fwd_cpu')} | {k} | {lost} | {clean} |")
 PY
 echo "# cost.sh: logs in $res"

@@ -32,6 +32,7 @@ if [ -z "${ORACLE_NET:-}" ]; then
 	[ -n "$ORACLE_NET" ] || { echo "$0: no ORACLE_NET in tests/check.sh" >&2; exit 1; }
 fi
 console=$OUT/$KIND/console-oracle.txt
+rm -f "$console.boot1"
 log=$OUT/$KIND/oracle.log
 # a kernel report's first line: KREPORT, the reinjection suite's pattern
 . "$TOP/tests/reinject/kreport.sh"
@@ -52,7 +53,8 @@ rc=${PIPESTATUS[0]}
 secs=$(( $(date +%s) - start ))
 sed -n '/^# ---- guest dmesg$/,$p' "$log" | tail -n +2 >"$OUT/$KIND/dmesg-oracle.txt"
 # (colour codes out: the 2026-12-07 logs were coloured, "rcu: INFO" split by one)
-reports=$(cat "$console" "$OUT/$KIND/dmesg-oracle.txt" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' |
+# (console.boot1: a first boot that died, tests/vm/run.sh booted again)
+reports=$(cat "$console" "$console.boot1" "$OUT/$KIND/dmesg-oracle.txt" 2>/dev/null | sed 's/\x1b\[[0-9;]*m//g' |
 	grep -E "$KREPORT" | sort -u | head -20)
 echo "# run-oracle: $KIND kernel, $secs s, exit $rc; kernel log $OUT/$KIND/dmesg-oracle.txt" \
 	"($(wc -l <"$OUT/$KIND/dmesg-oracle.txt") lines), console $console"
