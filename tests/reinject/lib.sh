@@ -80,8 +80,20 @@ ptb_mtu() {
 # sink_add / sink: count at dst's INPUT what src sends to dst's UDP port 5000
 sink_add() { in_dst ip6tables -A INPUT -s $SRC_ADDR -d $DST_ADDR -p udp --dport 5000; }
 sink() { in_dst ip6tables -L INPUT -v -x -n | awk '/udp dpt:5000/ {print $1}'; }
-# churn_stop: end the route churn running as $CHURN_PID, if any (EXIT traps too)
+# churn_start [CMD]: in rtr, a loop that deletes and re-adds fd00:77::/64 via
+# dst (then runs CMD, if given) until churn_stop, as $CHURN_PID; returns once
+# its first round is done (false after 30 s without one), so that what the
+# caller does next overlaps the churn instead of racing the loop's start
 CHURN_PID=
+churn_start() {
+	rm -f "$TMPD/churned"
+	ip netns exec "$NS_RTR" bash -c "while :; do ip -6 route del fd00:77::/64; \
+		ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; ${1:+$1; }: >$TMPD/churned; done" \
+		>/dev/null 2>&1 &
+	CHURN_PID=$!
+	wait_until 30 test -e "$TMPD/churned"
+}
+# churn_stop: end the route churn running as $CHURN_PID, if any (EXIT traps too)
 churn_stop() {
 	[ -n "$CHURN_PID" ] && kill "$CHURN_PID" 2>/dev/null && wait "$CHURN_PID" 2>/dev/null
 	CHURN_PID=

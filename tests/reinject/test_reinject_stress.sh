@@ -35,13 +35,9 @@ rj_flood "LOCAL_IN"
 d0=$(sink) n0=$(snmp6 Ip6InNoRoutes) u0=$(snmp6 Icmp6OutDestUnreachs)
 l0=$(( $(snmp6 Icmp6OutRateLimitHost) + $(snmp6 Icmp6OutRateLimitGlobal) ))
 s0=$(sidpkts $SID:2)
-rm -f "$TMPD/churned"
-ip netns exec "$NS_RTR" bash -c "while :; do ip -6 route del fd00:77::/64; \
-	ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; : >$TMPD/churned; done" >/dev/null 2>&1 &
-CHURN_PID=$!
 # released once the churn runs (a first round done): before, the release
 # could outrun the loop's start and every packet found its route
-wait_until 30 test -e "$TMPD/churned" || fail "the churn did not complete a round"
+churn_start || fail "the churn did not complete a round"
 R=$(ctl queue release 11 all)
 # srv6ctl answers once the verdicts are sent, or after 200 ms with
 # "releasing N (in progress)" while srv6d goes on: wait for them all

@@ -66,16 +66,11 @@ stress() {
 	H=$((RJ_N / 2))
 	R1=$(ctl queue release 11 $H)
 	wait_until 30 held_is 11 $((RJ_N - H)) || fail "$chain: the first $H not released ($(qget 11 held_now) held)"
-	rm -f "$TMPD/churned"
-	ip netns exec "$NS_RTR" bash -c "while :; do ip -6 route del fd00:77::/64; \
-		ip -6 route add fd00:77::/64 via $DST_ADDR dev $RTR_IF_DST; \
-		ip link add r13ch0 type veth peer name r13ch1; ip link del r13ch0; : >$TMPD/churned; done" \
-		>/dev/null 2>&1 &
-	CHURN_PID=$!
 	# the release starts once the churn has deleted the route the held
 	# packets carry and an RCU barrier has passed (the veth pair): every one
 	# of the rest now holds a put dst, whatever the churn does next
-	wait_until 30 test -e "$TMPD/churned" || fail "$chain: the churn did not complete a round"
+	churn_start "ip link add r13ch0 type veth peer name r13ch1; ip link del r13ch0" ||
+		fail "$chain: the churn did not complete a round"
 	R=$(ctl queue release 11 all)
 	wait_until 30 held_is 11 0
 	churn_stop
