@@ -18,8 +18,12 @@
 # stock differs in config too (a distribution kernel, modules) and is there
 # as the kernel the rest of the suite runs on.  Prints each run's "cost:"
 # lines, then a table of medians over COST_ROUNDS rounds (3) and the ratios
-# to nochk.  Not CI: about 5 minutes a kernel on these 2 cores.
+# to nochk.  Not CI: about 5 minutes a kernel on these 2 cores.  Its VM
+# runs multi-threaded TCG unless VM_TCG_THREAD says otherwise: the figures
+# in docs/REINJECTION.md were taken so (a vCPU a host core), and a single
+# thread would halve what two vCPUs can do.
 set -u
+export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 OUT=$(realpath -m -- "${OUT:-/var/cache/srv6d-vm/debug}")
