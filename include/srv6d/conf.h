@@ -226,10 +226,12 @@ struct srv6_conf_fpm {
 /*
  * `sids-from kernel [table N] [proto P]`: srv6d mirrors the kernel's
  * seg6local routes of table N (default main) and protocol P (default any)
- * into its SIDs (kmirror.h).
+ * into its SIDs (kmirror.h); `routes-from kernel` (same table and proto)
+ * its seg6 encap routes into its policies.
  */
 struct srv6_conf_kmirror {
-	bool on;
+	bool on;                       /* sids || routes */
+	bool sids, routes;
 	uint32_t table;
 	int proto;                     /* -1: any */
 	unsigned int line;

@@ -80,12 +80,20 @@ struct nlmsghdr;
  */
 struct srv6_fpm *srv6_fpm_new(unsigned int grace_s);
 
+#define SRV6_FPM_TAKE_SIDS   1u          /* seg6local routes */
+#define SRV6_FPM_TAKE_ROUTES 2u          /* seg6 encap routes (policies) */
+
 /**
- * srv6_fpm_configure - the store holds entries of @origin, and takes the
- * SRv6 routes of table @table only (others are refused and counted).  The
- * defaults: SRV6_ORIGIN_FPM, RT_TABLE_MAIN.  Call before feeding.
+ * srv6_fpm_configure - the store holds entries of @origin, takes the SRv6
+ * routes of table @table only (others are refused and counted), and of
+ * them the kinds in @takes (SRV6_FPM_TAKE_*; the others count as not
+ * SRv6).  A policy of origin SRV6_ORIGIN_KERNEL gets the metric one below
+ * the kernel route's (srv6d's route goes before it, the kernel's stays as
+ * the fallback); one at metric 0 is refused.  The defaults: SRV6_ORIGIN_FPM,
+ * RT_TABLE_MAIN, both kinds.  Call before feeding.
  */
-void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table);
+void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table,
+			unsigned int takes);
 
 /**
  * srv6_fpm_feed_msg - one rtnetlink message (a route or a nexthop object;

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * kmirror.h - the kernel's seg6local routes as srv6d's SIDs (`sids-from
- * kernel [table N] [proto P]`, docs/CONTROL.md "The kernel mirror").
+ * kernel [table N] [proto P]`), its seg6 encap routes as srv6d's policies
+ * (`routes-from kernel`, IPv6 and IPv4: srv6d's policy route one metric
+ * before the kernel's, a kernel route at metric 0 refused), docs/CONTROL.md
+ * "The kernel mirror".
  *
  * Where the kernel has SEG6, an operator (or a routing daemon writing to
  * the kernel) installs SIDs as `ip -6 route add SID encap seg6local ...`;
@@ -33,8 +36,8 @@ struct srv6_kmirror_stats {
 
 /**
  * srv6_kmirror_open - subscribe to the route events of this namespace,
- * then dump its IPv6 routes (and nexthop objects) into a new store as @c
- * says.  NULL with one line in @err (errno kept).
+ * then dump its IPv6 routes (IPv4 too with @c->routes, and the nexthop
+ * objects) into a new store as @c says.  NULL with one line in @err (errno kept).
  */
 struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *err,
 				       size_t errlen);

@@ -109,7 +109,7 @@ struct conf_ctx {
 	unsigned int has_chain, has_markbase, has_markmask, has_tablebase, has_rulepref;
 	unsigned int has_ctlsock;
 	unsigned int has_sched;
-	unsigned int has_fpm, has_kmirror, has_napi;
+	unsigned int has_fpm, has_kmirror, has_kroutes, has_napi;
 	size_t sids_cap, routes_cap;
 	struct pset sid_set, route_set;
 };
@@ -646,7 +646,8 @@ static int l_fpm(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
-/* "sids-from kernel [table N|main] [proto P]" */
+/* "sids-from kernel [table N|main] [proto P]", "routes-from kernel ...":
+ * one mirror; the second line must name the first one's table and proto */
 static int l_kmirror(struct conf_ctx *x, int argc, char **argv)
 {
 	static const struct { const char *name; int id; } protos[] = {
@@ -654,52 +655,70 @@ static int l_kmirror(struct conf_ctx *x, int argc, char **argv)
 		{ "isis", 187 }, { "ospf", 188 },
 	};
 	struct srv6_conf_kmirror *m = &x->c->kmirror;
+	bool routes = !strcmp(argv[0], "routes-from");
+	unsigned int *seen = routes ? &x->has_kroutes : &x->has_kmirror;
+	unsigned int other = routes ? x->has_kmirror : x->has_kroutes;
+	uint32_t table = 254;
+	int proto = -1;
 	struct qtok qb;
+	char nm[32];
 	uint64_t v;
 
-	if (x->has_kmirror) {
-		conf_seterr(&x->e, "duplicate \"sids-from\" (first at line %u)", x->has_kmirror);
+	if (*seen) {
+		conf_seterr(&x->e, "duplicate \"%s\" (first at line %u)", argv[0], *seen);
 		return -EINVAL;
 	}
 	if (argc < 2 || strcmp(argv[1], "kernel")) {
-		conf_seterr(&x->e, argc < 2 ? "missing \"kernel\" after \"sids-from\"%s" :
-			    "unknown source %s after \"sids-from\" (kernel)",
+		conf_seterr(&x->e, argc < 2 ? "missing \"kernel\" after \"%s\"%s" :
+			    "unknown source %2$s after \"%1$s\" (kernel)", argv[0],
 			    argc < 2 ? "" : conf_q(&qb, argv[1]));
 		return -EINVAL;
 	}
-	x->has_kmirror = x->line;
-	m->table = 254;
-	m->proto = -1;
+	*seen = x->line;
 	for (int i = 2; i < argc; i += 2) {
 		if (i + 1 >= argc || (strcmp(argv[i], "table") && strcmp(argv[i], "proto"))) {
 			conf_seterr(&x->e, i + 1 >= argc && (!strcmp(argv[i], "table") ||
 				    !strcmp(argv[i], "proto")) ? "missing value after %s" :
-				    "unexpected %s after \"sids-from kernel\" (table N, proto P)",
-				    conf_q(&qb, argv[i]));
+				    "unexpected %s after \"%s kernel\" (table N, proto P)",
+				    conf_q(&qb, argv[i]), argv[0]);
 			return -EINVAL;
 		}
 		if (!strcmp(argv[i], "table")) {
 			if (!strcmp(argv[i + 1], "main")) {
-				m->table = 254;
+				table = 254;
 				continue;
 			}
-			if (conf_parse_num("sids-from table", argv[i + 1], 1, UINT32_MAX, &v, &x->e))
+			snprintf(nm, sizeof(nm), "%s table", argv[0]);
+			if (conf_parse_num(nm, argv[i + 1], 1, UINT32_MAX, &v, &x->e))
 				return -EINVAL;
-			m->table = (uint32_t)v;
+			table = (uint32_t)v;
 			continue;
 		}
-		m->proto = -2;
+		proto = -2;
 		for (size_t k = 0; k < ARRAY_SIZE(protos); k++)
 			if (!strcmp(argv[i + 1], protos[k].name))
-				m->proto = protos[k].id;
-		if (m->proto == -2) {
-			if (conf_parse_num("sids-from proto", argv[i + 1], 0, 255, &v, &x->e))
+				proto = protos[k].id;
+		if (proto == -2) {
+			snprintf(nm, sizeof(nm), "%s proto", argv[0]);
+			if (conf_parse_num(nm, argv[i + 1], 0, 255, &v, &x->e))
 				return -EINVAL;
-			m->proto = (int)v;
+			proto = (int)v;
 		}
 	}
+	if (other && (table != m->table || proto != m->proto)) {
+		conf_seterr(&x->e, "\"%s kernel\" takes another table or proto than line %u's "
+			    "(one mirror: give both the same)", argv[0], other);
+		return -EINVAL;
+	}
+	m->table = table;
+	m->proto = proto;
+	if (routes)
+		m->routes = true;
+	else
+		m->sids = true;
 	m->on = true;
-	m->line = x->line;
+	if (!m->line)
+		m->line = x->line;
 	return 0;
 }
 
@@ -825,7 +844,7 @@ static int conf_line(struct conf_ctx *x, int argc, char **argv)
 		return l_sched(x, argc, argv);
 	if (!strcmp(argv[0], "fpm"))
 		return l_fpm(x, argc, argv);
-	if (!strcmp(argv[0], "sids-from"))
+	if (!strcmp(argv[0], "sids-from") || !strcmp(argv[0], "routes-from"))
 		return l_kmirror(x, argc, argv);
 	if (!strcmp(argv[0], "ingress-napi"))
 		return l_napi(x, argc, argv);

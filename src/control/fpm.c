@@ -54,6 +54,7 @@ struct srv6_fpm {
 	unsigned int grace;
 	uint8_t origin;           /* enum srv6_origin of the entries */
 	uint32_t table;           /* the one table taken (main) */
+	unsigned int takes;       /* SRV6_FPM_TAKE_SIDS | _ROUTES */
 	struct fent **ents;       /* stored entries, by key */
 	size_t n, cap;
 	struct fent **park;       /* routes naming a nexthop that gave no entry */
@@ -211,14 +212,17 @@ struct srv6_fpm *srv6_fpm_new(unsigned int grace_s)
 	f->grace = grace_s;
 	f->origin = SRV6_ORIGIN_FPM;
 	f->table = RT_TABLE_MAIN;
+	f->takes = SRV6_FPM_TAKE_SIDS | SRV6_FPM_TAKE_ROUTES;
 	f->lfd = f->sfd = -1;
 	return f;
 }
 
-void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table)
+void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table,
+			unsigned int takes)
 {
 	f->origin = (uint8_t)origin;
 	f->table = table;
+	f->takes = takes;
 }
 
 void srv6_fpm_free(struct srv6_fpm *f)
@@ -441,13 +445,31 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		refuse(f, &k, why);
 		return no_entry(f, &k, NULL, false);
 	}
-	if (line_parse(line, f->origin, &e, why, sizeof(why)) < 0) {
-		refuse(f, &k, why);
+	/* what this store does not take (sids-from without routes-from: a
+	 * policy is no SID) is not srv6d's */
+	if (!(f->takes & (strncmp(line, "route ", 6) ? SRV6_FPM_TAKE_SIDS : SRV6_FPM_TAKE_ROUTES))) {
+		if (!f->redecode)
+			f->st.not_srv6++;
 		return no_entry(f, &k, NULL, false);
 	}
-	if (f->origin == SRV6_ORIGIN_KERNEL && !e.is_sid) {
-		if (!f->redecode)
-			f->st.not_srv6++;      /* sids-from: a policy is no SID */
+	/* a mirrored policy: the kernel's route stays (the fallback when
+	 * srv6d is gone), srv6d's capture route goes one metric before it */
+	if (f->origin == SRV6_ORIGIN_KERNEL && !strncmp(line, "route ", 6)) {
+		size_t ll = strlen(line);
+
+		if (!k.priority) {
+			refuse(f, &k, "metric 0: srv6d's route cannot come before it (the kernel's "
+			       "route keeps its traffic; give it a metric of 1 or more)");
+			return no_entry(f, &k, NULL, false);
+		}
+		if (snprintf(line + ll, sizeof(line) - ll, " metric %u", k.priority - 1) >=
+		    (int)(sizeof(line) - ll)) {
+			refuse(f, &k, "route too long");
+			return no_entry(f, &k, NULL, false);
+		}
+	}
+	if (line_parse(line, f->origin, &e, why, sizeof(why)) < 0) {
+		refuse(f, &k, why);
 		return no_entry(f, &k, NULL, false);
 	}
 	i = key_search(f->ents, f->n, &k, &found);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kmirror.c - the kernel's seg6local routes into srv6d's SIDs (kmirror.h):
- * an rtnetlink subscription (RTNLGRP_IPV6_ROUTE, RTNLGRP_NEXTHOP) and
- * dumps, fed message by message into an fpm.h store of origin kernel.
+ * kmirror.c - the kernel's seg6local routes into srv6d's SIDs, its seg6
+ * encap routes into srv6d's policies (kmirror.h): an rtnetlink subscription
+ * (RTNLGRP_IPV6_ROUTE, RTNLGRP_NEXTHOP, and RTNLGRP_IPV4_ROUTE for the
+ * policies) and dumps, fed message by message into an fpm.h store of
+ * origin kernel.
  * Control thread only.
  */
 #include <errno.h>
@@ -28,6 +30,8 @@ struct srv6_kmirror {
 	struct srv6_fpm *store;
 	uint32_t table;
 	int proto;
+	bool routes;              /* routes-from kernel: IPv4 routes too */
+	const char *what;         /* the conf line's words, for the log */
 	bool need_resync;         /* events were lost and a dump failed: tick */
 	struct srv6_kmirror_stats st;
 };
@@ -40,7 +44,8 @@ static int take(struct srv6_kmirror *m, const struct nlmsghdr *nlh)
 		struct srv6_rtkey k;
 		const struct rtmsg *rtm;
 
-		if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0 || k.family != AF_INET6) {
+		if (srv6_rtmsg_key(nlh, nlh->nlmsg_len, &k) < 0 ||
+		    (k.family != AF_INET6 && !(m->routes && k.family == AF_INET))) {
 			m->st.filtered++;
 			return 0;
 		}
@@ -78,12 +83,12 @@ static int walk_cb(const struct nlmsghdr *nlh, void *arg)
 	return MNL_CB_OK;
 }
 
-/* Dump message type @type (RTM_GETROUTE / RTM_GETNEXTHOP) on a socket of
- * its own into the store.  1 changed, 0 not, -errno. */
-static int dump_one(struct srv6_kmirror *m, uint16_t type)
+/* Dump message type @type (RTM_GETROUTE of @family / RTM_GETNEXTHOP) on a
+ * socket of its own into the store.  1 changed, 0 not, -errno. */
+static int dump_one(struct srv6_kmirror *m, uint16_t type, uint8_t family)
 {
 	static char buf[KM_BUF] __attribute__((aligned(8)));
-	struct rtmsg rtm = { .rtm_family = AF_INET6 };
+	struct rtmsg rtm = { .rtm_family = family };
 	struct nhmsg nhm = { .nh_family = AF_UNSPEC };
 	struct walk w = { .m = m };
 	int r;
@@ -97,35 +102,38 @@ static int dump_one(struct srv6_kmirror *m, uint16_t type)
 
 /* dump_one(), again while the kernel says the dump was interrupted (libmnl
  * turns NLM_F_DUMP_INTR into EINTR: the table changed meanwhile). */
-static int dump_retry(struct srv6_kmirror *m, uint16_t type)
+static int dump_retry(struct srv6_kmirror *m, uint16_t type, uint8_t family)
 {
 	int r = -EINTR;
 
 	for (int i = 0; i < 4 && r == -EINTR; i++)
-		r = dump_one(m, type);
+		r = dump_one(m, type, family);
 	return r;
 }
 
 /* A full dump: nexthop objects first (the routes name them), then the
- * routes; entries the dump does not have go.  1 changed, 0 not, -errno
- * (the store as it was: a failed dump is no deletion). */
+ * routes (IPv6, and IPv4 for policies); entries the dump does not have go.
+ * 1 changed, 0 not, -errno (the store as it was: a failed dump is no
+ * deletion). */
 static int resync(struct srv6_kmirror *m)
 {
-	int a, b;
+	int a, b, c = 0;
 
 	m->st.dumps++;
 	srv6_fpm_resync_begin(m->store);
-	a = dump_retry(m, RTM_GETNEXTHOP);
+	a = dump_retry(m, RTM_GETNEXTHOP, AF_UNSPEC);
 	if (a == -EOPNOTSUPP || a == -EAFNOSUPPORT)
 		a = 0;                       /* a kernel without nexthop objects */
-	b = a < 0 ? a : dump_retry(m, RTM_GETROUTE);
+	b = a < 0 ? a : dump_retry(m, RTM_GETROUTE, AF_INET6);
+	if (b >= 0 && m->routes)
+		b = (c = dump_retry(m, RTM_GETROUTE, AF_INET)) < 0 ? c : b;
 	if (b < 0) {
 		srv6_fpm_resync_abort(m->store);
 		m->need_resync = true;
 		return b;
 	}
 	m->need_resync = false;
-	return (a > 0) | (b > 0) | srv6_fpm_resync_end(m->store);
+	return (a > 0) | (b > 0) | (c > 0) | srv6_fpm_resync_end(m->store);
 }
 
 int srv6_kmirror_tick(struct srv6_kmirror *m)
@@ -136,11 +144,11 @@ int srv6_kmirror_tick(struct srv6_kmirror *m)
 		return 0;
 	r = resync(m);
 	if (r < 0) {
-		srv6_log(LOG_ERR, "sids-from kernel: route dump: %s (tried again in a second)",
+		srv6_log(LOG_ERR, "%s: route dump: %s (tried again in a second)", m->what,
 			 strerror(-r));
 		return 0;
 	}
-	srv6_log(LOG_NOTICE, "sids-from kernel: the routes dumped again: the mirror is whole");
+	srv6_log(LOG_NOTICE, "%s: the routes dumped again: the mirror is whole", m->what);
 	return r;
 }
 
@@ -151,26 +159,34 @@ struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *
 	int r;
 
 	if (!m) {
-		snprintf(err, errlen, "sids-from kernel: out of memory");
+		snprintf(err, errlen, "%s kernel: out of memory", c->sids ? "sids-from" : "routes-from");
 		return NULL;
 	}
 	m->table = c->table;
 	m->proto = c->proto;
+	m->routes = c->routes;
+	m->what = c->sids ? "sids-from kernel" : "routes-from kernel";
 	m->store = srv6_fpm_new(0);
 	if (!m->store) {
-		snprintf(err, errlen, "sids-from kernel: out of memory");
+		snprintf(err, errlen, "%s: out of memory", m->what);
 		goto out_free;
 	}
-	srv6_fpm_configure(m->store, SRV6_ORIGIN_KERNEL, c->table);
+	srv6_fpm_configure(m->store, SRV6_ORIGIN_KERNEL, c->table,
+			   (c->sids ? SRV6_FPM_TAKE_SIDS : 0) | (c->routes ? SRV6_FPM_TAKE_ROUTES : 0));
 	/* subscribed before the dump: no change between the two is missed
 	 * (an event the dump already holds is taken again: no change) */
 	m->ev = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	if (!m->ev || mnl_socket_bind(m->ev, 1u << (RTNLGRP_IPV6_ROUTE - 1), MNL_SOCKET_AUTOPID) < 0) {
-		snprintf(err, errlen, "sids-from kernel: rtnetlink: %s", strerror(errno));
+		snprintf(err, errlen, "%s: rtnetlink: %s", m->what, strerror(errno));
 		goto out_free;
 	}
 	(void)mnl_socket_setsockopt(m->ev, NETLINK_ADD_MEMBERSHIP,
 				    &(int){ RTNLGRP_NEXTHOP }, sizeof(int));
+	if (m->routes && mnl_socket_setsockopt(m->ev, NETLINK_ADD_MEMBERSHIP,
+					       &(int){ RTNLGRP_IPV4_ROUTE }, sizeof(int)) < 0) {
+		snprintf(err, errlen, "%s: rtnetlink: %s", m->what, strerror(errno));
+		goto out_free;
+	}
 	/* room for a burst (a routing daemon installing a table): 4 MiB, past
 	 * rmem_max as root (an overrun is repaired by a dump anyway) */
 	if (setsockopt(mnl_socket_get_fd(m->ev), SOL_SOCKET, SO_RCVBUFFORCE, &(int){ 4 << 20 },
@@ -179,7 +195,7 @@ struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *
 				 sizeof(int));
 	r = resync(m);
 	if (r < 0) {
-		snprintf(err, errlen, "sids-from kernel: route dump: %s", strerror(-r));
+		snprintf(err, errlen, "%s: route dump: %s", m->what, strerror(-r));
 		errno = -r;
 		goto out_free;
 	}
@@ -229,11 +245,11 @@ int srv6_kmirror_process(struct srv6_kmirror *m)
 	if (m->need_resync) {
 		int r;
 
-		srv6_log(LOG_WARNING, "sids-from kernel: route events lost (ENOBUFS): dumping the "
-			 "routes again");
+		srv6_log(LOG_WARNING, "%s: route events lost (ENOBUFS): dumping the routes again",
+			 m->what);
 		r = resync(m);
 		if (r < 0)
-			srv6_log(LOG_ERR, "sids-from kernel: route dump: %s (tried again in a second)",
+			srv6_log(LOG_ERR, "%s: route dump: %s (tried again in a second)", m->what,
 				 strerror(-r));
 		else
 			w.changed |= r;

@@ -665,9 +665,10 @@ static void start_only_changes(const struct srv6_conf *run,
 	     memcmp(nc->fpm.addr, run->fpm.addr, 16) || nc->fpm.port != run->fpm.port ||
 	     nc->fpm.grace != run->fpm.grace || nc->fpm.remote != run->fpm.remote)))
 		name_add(names, sizeof(names), "fpm");
-	if (nc->kmirror.on != run->kmirror.on || (nc->kmirror.on &&
-	    (nc->kmirror.table != run->kmirror.table || nc->kmirror.proto != run->kmirror.proto)))
-		name_add(names, sizeof(names), "sids-from");
+	if (nc->kmirror.sids != run->kmirror.sids || nc->kmirror.routes != run->kmirror.routes ||
+	    (nc->kmirror.on &&
+	     (nc->kmirror.table != run->kmirror.table || nc->kmirror.proto != run->kmirror.proto)))
+		name_add(names, sizeof(names), "sids-from/routes-from");
 	if (nc->nnapi != run->nnapi || memcmp(nc->napi_devs, run->napi_devs, sizeof(nc->napi_devs)))
 		name_add(names, sizeof(names), "ingress-napi");
 	if (!pqueues_same(nc, run))

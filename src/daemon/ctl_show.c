@@ -181,8 +181,14 @@ int ctl_show(struct daemon *d, const struct srv6_ctl_req *q, bool policy, FILE *
 			continue;
 		if (policy) {
 			struct srv6_conf_route r = { .family = family, .plen = pl, .pol = l.pol[i].pol };
+			long ci = conf_index_find(ov, nov, family, addr, pl);
 
 			memcpy(&r.prefix, addr, family == AF_INET6 ? 16 : 4);
+			/* the kernel route's metric is the conf's, not the table's */
+			if (ci >= 0) {
+				r.has_metric = d->conf.routes[ci].has_metric;
+				r.metric = d->conf.routes[ci].metric;
+			}
 			srv6_route_format(line, sizeof(line), &r);
 		} else {
 			srv6_sid_format(line, sizeof(line), &l.sid[i].prefix, pl, &l.sid[i].cfg);

@@ -91,7 +91,7 @@ static void fpm_status(const struct daemon *d, FILE *o, bool json)
 	fprintf(o, " entries rejected, last %.1f ms)\n", d->fpm_apply_ms);
 }
 
-/* The kernel mirror (sids-from kernel), or nothing. */
+/* The kernel mirror (sids-from / routes-from kernel), or nothing. */
 static void kmirror_status(const struct daemon *d, FILE *o, bool json)
 {
 	const struct srv6_kmirror_stats *st;
@@ -115,8 +115,10 @@ static void kmirror_status(const struct daemon *d, FILE *o, bool json)
 			(unsigned long long)srv6_fpm_stats(f)->refused);
 		return;
 	}
-	fprintf(o, "sids-from kernel table %u: %zu entries; %llu dumps, %llu events, %llu filtered, "
-		"%llu overruns, %llu not SRv6, %llu refused\n", d->conf.kmirror.table,
+	fprintf(o, "%s kernel table %u: %zu entries; %llu dumps, %llu events, %llu filtered, "
+		"%llu overruns, %llu not SRv6, %llu refused\n",
+		d->conf.kmirror.sids && d->conf.kmirror.routes ? "sids-from, routes-from" :
+		d->conf.kmirror.sids ? "sids-from" : "routes-from", d->conf.kmirror.table,
 		srv6_fpm_count(f), (unsigned long long)st->dumps, (unsigned long long)st->events,
 		(unsigned long long)st->filtered, (unsigned long long)st->overruns,
 		(unsigned long long)srv6_fpm_stats(f)->not_srv6,

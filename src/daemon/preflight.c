@@ -334,8 +334,10 @@ int srv6_conf_print(const struct srv6_conf *c, FILE *out)
 		fprintf(out, "fpm listen %s %u grace %u%s\n", a, c->fpm.port, c->fpm.grace,
 			c->fpm.remote ? " remote" : "");
 	}
-	if (c->kmirror.on) {
-		fprintf(out, "sids-from kernel table %u", c->kmirror.table);
+	for (int k = 0; k < 2; k++) {
+		if (!(k ? c->kmirror.routes : c->kmirror.sids))
+			continue;
+		fprintf(out, "%s kernel table %u", k ? "routes-from" : "sids-from", c->kmirror.table);
 		if (c->kmirror.proto >= 0)
 			fprintf(out, " proto %d", c->kmirror.proto);
 		fprintf(out, "\n");

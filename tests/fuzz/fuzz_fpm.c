@@ -5,8 +5,10 @@
  * what a TCP peer sends.  The input is the byte stream; its first byte
  * picks the read size (1..256 bytes per read), so frames arrive cut at
  * every place, as session_read() hands them over (the unconsumed tail
- * moved to the front of an aligned buffer).  At the end the session is
- * lost and the grace time runs out: the store must empty.
+ * moved to the front of an aligned buffer); an odd first byte makes the
+ * store the kernel mirror's (origin kernel, policies one metric below the
+ * kernel route's).  At the end the session is lost and the grace time runs
+ * out: the store must empty.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,6 +35,7 @@ static uint32_t rx[(SRV6_FPM_FRAME_MAX + 1) * 2 / 4];
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static int quiet;
+	enum srv6_origin origin;
 	struct srv6_fpm *f;
 	size_t step, off = 1, have = 0;
 
@@ -41,6 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size || !(f = srv6_fpm_new(5)))
 		return 0;
 	step = (size_t)data[0] + 1;
+	origin = data[0] & 1 ? SRV6_ORIGIN_KERNEL : SRV6_ORIGIN_FPM;
+	if (origin == SRV6_ORIGIN_KERNEL)
+		srv6_fpm_configure(f, origin, RT_TABLE_MAIN, SRV6_FPM_TAKE_SIDS | SRV6_FPM_TAKE_ROUTES);
 	while (off < size) {
 		size_t n = size - off < step ? size - off : step, used = 0;
 		int r;
@@ -61,7 +67,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < srv6_fpm_count(f); i++) {
 		const struct srv6_fpm_entry *e = srv6_fpm_entry(f, i);
 
-		if (e->is_sid ? e->sid.origin != SRV6_ORIGIN_FPM : e->route.origin != SRV6_ORIGIN_FPM)
+		if (e->is_sid ? e->sid.origin != origin : e->route.origin != origin)
+			abort();
+		/* a mirrored policy always carries its metric (the kernel's - 1) */
+		if (origin == SRV6_ORIGIN_KERNEL && !e->is_sid && !e->route.has_metric)
 			abort();
 	}
 	srv6_fpm_session_lost(f, 1000);

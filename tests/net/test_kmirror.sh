@@ -102,4 +102,60 @@ check "... and its steering is gone" eval '! steered 2001:db8:ff::9'
 pkt_to_dst send --case end-sid9 >"$TMPD/after.cap"
 check "the kernel's route processes the packets again (the fallback)" \
 	eval 'diff <(grep "^RX" "$TMPD/kernel.cap") <(grep "^RX" "$TMPD/after.cap") >/dev/null'
+
+# ---- routes-from kernel: the kernel's seg6 encap routes as srv6d's policies
+# (srv6d's route one metric before the kernel's, which stays the fallback)
+in_rtr ip sr tunsrc set "$RTR_ADDR_SRC"
+krt add 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev "$RTR_IF_DST"
+pkt_to_dst send --case policy-encap >"$TMPD/kpol.cap"
+check "the kernel encapsulates policy-encap alone (the oracle)" \
+	eval '[ "$(grep -c "^RX policy-encap" "$TMPD/kpol.cap")" -eq 2 ]'
+in_rtr ip route add 10.99.0.0/16 encap seg6 mode encap segs 2001:db8:aa::1 dev "$RTR_IF_DST"
+in_rtr ip route add 10.98.0.0/16 encap seg6 mode encap segs 2001:db8:aa::1 dev "$RTR_IF_DST" metric 10
+{
+	echo "control-socket $SOCK"
+	echo "encap-source $RTR_ADDR_SRC"
+	echo "routes-from kernel"
+	conf_extra
+} >"$CONF"
+srv6d_start "$CONF" "$TMPD/stats" "$TMPD/srv6d.log" || { fail "srv6d starts (routes-from)"; summary; exit 1; }
+nf0=$n_fail
+pol_line="2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 .*metric 1023  # origin kernel"
+check "a kernel seg6 route: a policy of origin kernel, at the kernel's metric - 1" \
+	eval 'ctl route show | grep -q "^$pol_line$" &&
+	      [ "$(ctl -j route show 2001:db8:99::/64 | jget "d[0][\"origin\"]")" = kernel ]'
+check "... srv6d's route before the kernel's, the kernel's still there" \
+	eval 'krt show 2001:db8:99::/64 | grep -q "dev srv6d0 proto 109 metric 1023" &&
+	      krt show 2001:db8:99::/64 | grep -q "encap seg6 mode encap .* metric 1024"'
+check "an IPv4 route at metric 10: srv6d's at 9" \
+	eval 'ctl route show | grep -q "^10.98.0.0/16 encap seg6 mode encap segs 2001:db8:aa::1 .*metric 9  # origin kernel$" &&
+	      in_rtr ip route show 10.98.0.0/16 | grep -q "dev srv6d0 proto 109 .*metric 9"'
+if [ "$n_fail" -gt "$nf0" ]; then
+	echo "# srv6ctl route show:"; ctl route show | sed 's/^/#   /'
+	echo "# ip route:"; { krt show; in_rtr ip -4 route show; } | sed 's/^/#   /'
+fi
+check "an IPv4 route at metric 0: refused by name, left to the kernel" \
+	eval '! ctl route show | grep -q "^10.99.0.0/16" &&
+	      grep -q "10.99.0.0/16.*metric 0: srv6d.s route cannot come before it" "$SRV6D_LOG" &&
+	      [ "$(ctl -j status | jget "d[\"kernel_mirror\"][\"refused\"]")" -ge 1 ]'
+check "routes-from alone takes no SID" eval '! has_sid 2001:db8:ff::9 && ! steered 2001:db8:ff::9'
+pkt_to_dst send --case policy-encap >"$TMPD/spol.cap"
+check "srv6d encapsulates the policy's packets (its counter)" \
+	eval '[ "$(ctl -j -s route show 2001:db8:99::/64 | jget "d[0][\"stats\"][\"packets\"]")" -eq 2 ]'
+check "... byte for byte as the kernel did" \
+	eval 'diff <(grep "^RX" "$TMPD/kpol.cap") <(grep "^RX" "$TMPD/spol.cap") >/dev/null'
+krt del 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev "$RTR_IF_DST"
+wait_until 20 eval '! ctl route show | grep -q "^2001:db8:99::/64"'
+check "the kernel's route deleted: the policy and srv6d's route go" \
+	eval '! ctl route show | grep -q "^2001:db8:99::/64" && ! krt show 2001:db8:99::/64 | grep -q srv6d0'
+krt add 2001:db8:99::/64 encap seg6 mode encap segs 2001:db8:aa::1,2001:db8:aa::2 dev "$RTR_IF_DST"
+wait_until 20 eval 'krt show 2001:db8:99::/64 | grep -q "dev srv6d0 proto 109 metric 1023"'
+check "added again: back, before the kernel's" eval 'krt show 2001:db8:99::/64 | grep -q "dev srv6d0 proto 109 metric 1023"'
+check "srv6d stops cleanly (routes-from)" srv6d_stop
+check "... its routes are gone, the kernel's stay" \
+	eval '! krt show 2001:db8:99::/64 | grep -q srv6d0 && krt show 2001:db8:99::/64 | grep -q "encap seg6" &&
+	      ! in_rtr ip route show 10.98.0.0/16 | grep -q srv6d0'
+pkt_to_dst send --case policy-encap >"$TMPD/kpol2.cap"
+check "the kernel encapsulates again (the fallback), as before" \
+	eval 'diff <(grep "^RX" "$TMPD/kpol.cap") <(grep "^RX" "$TMPD/kpol2.cap") >/dev/null'
 summary

@@ -316,7 +316,7 @@ static void test_globals(void **state)
 	assert_int_equal(c.fpm.line, 2);
 	srv6_conf_free(&c);
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "sids-from kernel\n", err, sizeof(err)), 0);
-	assert_true(c.kmirror.on);
+	assert_true(c.kmirror.on && c.kmirror.sids && !c.kmirror.routes);
 	assert_int_equal(c.kmirror.table, 254);
 	assert_int_equal(c.kmirror.proto, -1);
 	srv6_conf_free(&c);
@@ -329,6 +329,19 @@ static void test_globals(void **state)
 						err, sizeof(err)), 0);
 	assert_int_equal(c.kmirror.table, 254);
 	assert_int_equal(c.kmirror.proto, 42);
+	srv6_conf_free(&c);
+	/* routes-from alone, then both (one mirror: the same table and proto) */
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "routes-from kernel\n", err, sizeof(err)), 0);
+	assert_true(c.kmirror.on && c.kmirror.routes && !c.kmirror.sids);
+	assert_int_equal(c.kmirror.table, 254);
+	assert_int_equal(c.kmirror.line, 1);
+	srv6_conf_free(&c);
+	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "\nsids-from kernel table 7 proto 9\n"
+						"routes-from kernel proto 9 table 7\n", err, sizeof(err)), 0);
+	assert_true(c.kmirror.on && c.kmirror.routes && c.kmirror.sids);
+	assert_int_equal(c.kmirror.table, 7);
+	assert_int_equal(c.kmirror.proto, 9);
+	assert_int_equal(c.kmirror.line, 2);
 	srv6_conf_free(&c);
 	assert_int_equal(srv6_conf_parse_string(&c, "t.conf", "ingress-napi threaded dev eth0 eth1\n",
 						err, sizeof(err)), 0);
@@ -477,6 +490,13 @@ static const struct err_case err_cases[] = {
 	{ "sids-from kernel proto 256\n", "t.conf:1: sids-from proto \"256\" out of range (0..255)" },
 	{ "sids-from kernel metric 5\n", "t.conf:1: unexpected \"metric\" after \"sids-from kernel\" (table N, proto P)" },
 	{ "sids-from kernel\nsids-from kernel\n", "t.conf:2: duplicate \"sids-from\" (first at line 1)" },
+	{ "routes-from kernel\nroutes-from kernel\n", "t.conf:2: duplicate \"routes-from\" (first at line 1)" },
+	{ "routes-from\n", "t.conf:1: missing \"kernel\" after \"routes-from\"" },
+	{ "routes-from fpm\n", "t.conf:1: unknown source \"fpm\" after \"routes-from\" (kernel)" },
+	{ "routes-from kernel proto 300\n", "t.conf:1: routes-from proto \"300\" out of range (0..255)" },
+	{ "routes-from kernel via x\n", "t.conf:1: unexpected \"via\" after \"routes-from kernel\" (table N, proto P)" },
+	{ "sids-from kernel table 100\nroutes-from kernel\n", "t.conf:2: \"routes-from kernel\" takes another table or proto than line 1's (one mirror: give both the same)" },
+	{ "routes-from kernel proto zebra\nsids-from kernel proto bgp\n", "t.conf:2: \"sids-from kernel\" takes another table or proto than line 1's (one mirror: give both the same)" },
 	{ "fpm connect ::1\n", "t.conf:1: unknown fpm word \"connect\" (fpm listen ADDR [PORT] [grace SECONDS] [remote])" },
 	{ "fpm listen\n", "t.conf:1: missing address after \"fpm listen\"" },
 	{ "fpm listen zebra\n", "t.conf:1: bad fpm address \"zebra\" (an IPv4 or IPv6 address)" },

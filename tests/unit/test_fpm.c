@@ -252,6 +252,88 @@ static void headend_policy(void **state)
 	srv6_fpm_free(f);
 }
 
+/* A seg6 encap route (mode encap, one segment) for @dst/@plen at metric
+ * @prio (0: no RTA_PRIORITY, as IPv4's default) in the frame being built. */
+static void add_policy(int family, const char *dst, uint8_t plen, uint32_t prio)
+{
+	struct nlmsghdr *nlh = frame_begin(RTM_NEWROUTE);
+	struct seg6_iptunnel_encap *tun;
+	struct nlattr *n;
+	char tb[sizeof(*tun) + sizeof(struct ipv6_sr_hdr) + 16] __attribute__((aligned(4))) = { 0 };
+
+	tun = (void *)tb;
+	tun->mode = SEG6_IPTUN_MODE_ENCAP;
+	tun->srh->hdrlen = 2;
+	tun->srh->type = 4;
+	inet_pton(AF_INET6, "2001:db8:bb::1", &tun->srh->segments[0]);
+	rt_put(nlh, family, dst, plen, RT_TABLE_MAIN);
+	if (prio)
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, prio);
+	mnl_attr_put_u32(nlh, RTA_OIF, 1);
+	mnl_attr_put_u16(nlh, RTA_ENCAP_TYPE, LWTUNNEL_ENCAP_SEG6);
+	n = mnl_attr_nest_start(nlh, RTA_ENCAP);
+	mnl_attr_put(nlh, SEG6_IPTUNNEL_SRH, sizeof(tb), tb);
+	mnl_attr_nest_end(nlh, n);
+	frame_end(nlh->nlmsg_len);
+}
+
+/* The kernel mirror's store (sids-from / routes-from kernel): a policy's
+ * metric is one below the kernel route's, metric 0 is refused, and what
+ * the store does not take counts as not SRv6. */
+static void kernel_policies(void **state)
+{
+	struct srv6_fpm *f = srv6_fpm_new(0);
+	const struct srv6_fpm_entry *e;
+	uint8_t a[16];
+
+	(void)state;
+	srv6_fpm_configure(f, SRV6_ORIGIN_KERNEL, RT_TABLE_MAIN, SRV6_FPM_TAKE_ROUTES);
+	add_policy(AF_INET6, "2001:db8:99::", 64, 1024);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 1);
+	inet_pton(AF_INET6, "2001:db8:99::", a);
+	e = srv6_fpm_find(f, AF_INET6, a, 64);
+	assert_non_null(e);
+	assert_false(e->is_sid);
+	assert_int_equal(e->route.origin, SRV6_ORIGIN_KERNEL);
+	assert_true(e->route.has_metric);
+	assert_int_equal(e->route.metric, 1023);
+	/* IPv4 at metric 10: srv6d's at 9 */
+	add_policy(AF_INET, "10.9.0.0", 16, 10);
+	assert_int_equal(feed_all(f), 1);
+	inet_pton(AF_INET, "10.9.0.0", a);
+	e = srv6_fpm_find(f, AF_INET, a, 16);
+	assert_non_null(e);
+	assert_int_equal(e->route.metric, 9);
+	/* IPv4 at metric 0: nothing can go before it, refused (the kernel keeps it) */
+	add_policy(AF_INET, "10.8.0.0", 16, 0);
+	assert_int_equal(feed_all(f), 0);
+	inet_pton(AF_INET, "10.8.0.0", a);
+	assert_null(srv6_fpm_find(f, AF_INET, a, 16));
+	assert_int_equal(srv6_fpm_stats(f)->refused, 1);
+	/* a SID: routes-from alone does not take it */
+	add_sid("2001:db8:ff::9", RT_TABLE_MAIN, NULL);
+	assert_int_equal(feed_all(f), 0);
+	assert_int_equal(srv6_fpm_count(f), 2);
+	assert_int_equal(srv6_fpm_stats(f)->not_srv6, 1);
+	/* the kernel route of another metric is another route: no change */
+	add_policy(AF_INET6, "2001:db8:99::", 64, 2000);
+	assert_int_equal(feed_all(f), 0);
+	inet_pton(AF_INET6, "2001:db8:99::", a);
+	assert_int_equal(srv6_fpm_find(f, AF_INET6, a, 64)->route.metric, 1023);
+	srv6_fpm_free(f);
+	/* sids-from alone: the SID, not the policy */
+	f = srv6_fpm_new(0);
+	srv6_fpm_configure(f, SRV6_ORIGIN_KERNEL, RT_TABLE_MAIN, SRV6_FPM_TAKE_SIDS);
+	add_policy(AF_INET6, "2001:db8:99::", 64, 1024);
+	add_sid("2001:db8:ff::9", RT_TABLE_MAIN, NULL);
+	assert_int_equal(feed_all(f), 1);
+	assert_int_equal(srv6_fpm_count(f), 1);
+	assert_true(srv6_fpm_entry(f, 0)->is_sid);
+	assert_int_equal(srv6_fpm_stats(f)->not_srv6, 1);
+	srv6_fpm_free(f);
+}
+
 static void nh_put(uint32_t id, uint32_t action)
 {
 	struct nlmsghdr *nlh = frame_begin(RTM_NEWNEXTHOP);
@@ -542,6 +624,7 @@ int main(void)
 		cmocka_unit_test(partial_and_multi),
 		cmocka_unit_test(refused_and_plain),
 		cmocka_unit_test(headend_policy),
+		cmocka_unit_test(kernel_policies),
 		cmocka_unit_test(nexthop_objects),
 		cmocka_unit_test(malformed),
 		cmocka_unit_test(grace),
