@@ -32,7 +32,12 @@ fi
 SOCK=$TMPD/ctl.sock
 ctl() { in_rtr "$SRV6CTL" -S "$SOCK" "$@"; }
 jget() { "$PY" -c "import json, sys; d = json.load(sys.stdin); print($1)"; }
-sids() { ctl -j status | jget 'd["sids"]'; }
+sids() { ctl -j status | jget 'd["sids"]' 2>/dev/null || echo -1; }
+# give_up T0 WHAT: stop the run when a wait has lasted LIMIT seconds (600)
+give_up() {
+	[ $((SECONDS - $1)) -lt "${LIMIT:-600}" ] && return 1
+	echo "kmirror_churn: $2 after ${LIMIT:-600} s: giving up"; exit 1
+}
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$SRV6D_PID/status"; }
 now() { date +%s.%N; }
 # the batches: N routes 2001:db8:f0::1.. (hex), added and deleted
@@ -65,8 +70,9 @@ for r in $(seq "$ROUNDS"); do
 	t0=$(now)
 	in_rtr ip -6 -batch "$TMPD/add" || { echo "ip -batch add failed"; exit 1; }
 	tk=$(now)
-	peak=0 tick=$SECONDS
+	peak=0 tick=$SECONDS start=$SECONDS
 	until [ "$(sids)" -ge $((N + 1)) ]; do
+		give_up "$start" "not all $N mirrored"
 		v=$(rss); [ "$v" -gt "$peak" ] && peak=$v
 		if [ $((SECONDS - tick)) -ge 10 ]; then
 			tick=$SECONDS
@@ -78,7 +84,8 @@ for r in $(seq "$ROUNDS"); do
 	v=$(rss); [ "$v" -gt "$peak" ] && peak=$v
 	in_rtr ip -6 -batch "$TMPD/del" || { echo "ip -batch del failed"; exit 1; }
 	tk2=$(now)
-	until [ "$(sids)" -eq 1 ]; do sleep 0.05; done
+	start=$SECONDS
+	until [ "$(sids)" -eq 1 ]; do give_up "$start" "not all $N gone"; sleep 0.05; done
 	t2=$(now)
 	"$PY" -c "a, k, b, k2, c, n = $t0, $tk, $t1, $tk2, $t2, $N
 print('round $r: %d added: kernel %.2f s, all mirrored %.2f s (%.0f entries/s); deleted: kernel %.2f s, all gone %.2f s (%.0f entries/s); RSS peak %s kB, after %s kB' % (n, k - a, b - a, n / (b - a), k2 - b, c - b, n / (c - b), '$peak', '$(rss)'))"

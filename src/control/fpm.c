@@ -24,8 +24,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/lwtunnel.h>
 #include <linux/netlink.h>
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
+
+#include <libmnl/libmnl.h>
 
 #include "srv6d/fpm.h"
 #include "srv6d/log.h"
@@ -373,6 +377,24 @@ static bool other_route(const struct srv6_fpm *f, const struct fent *rec, const 
 	return f->origin == SRV6_ORIGIN_KERNEL && rec && rec->key.priority != k->priority;
 }
 
+/* The kind of SRv6 route of @k, or of the nexthop object @nh it names:
+ * SRV6_FPM_TAKE_SIDS (seg6local), SRV6_FPM_TAKE_ROUTES (seg6), else 0. */
+static unsigned int route_kind(const struct srv6_rtkey *k, const struct fnh *nh)
+{
+	uint16_t t = k->encap_type;
+
+	if (nh) {
+		const struct nlattr *a;
+
+		t = 0;
+		mnl_attr_for_each(a, (const struct nlmsghdr *)nh->msg, sizeof(struct nhmsg))
+			if (mnl_attr_get_type(a) == NHA_ENCAP_TYPE && mnl_attr_get_payload_len(a) >= 2)
+				memcpy(&t, mnl_attr_get_payload(a), sizeof(t));
+	}
+	return t == LWTUNNEL_ENCAP_SEG6_LOCAL ? SRV6_FPM_TAKE_SIDS :
+	       t == LWTUNNEL_ENCAP_SEG6 ? SRV6_FPM_TAKE_ROUTES : 0;
+}
+
 /* RTM_NEWROUTE / RTM_DELROUTE @nlh (nlmsg_len checked).  1 changed, 0 not, -EPROTO. */
 static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 {
@@ -383,6 +405,7 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 	struct srv6_rtkey k;
 	struct fent *fe, *rec;
 	bool found, stale;
+	unsigned int kind;
 	size_t i, pos;
 	int r;
 
@@ -427,6 +450,14 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 			f->st.not_srv6++;      /* srv6d does not read RTA_MULTIPATH nexthops */
 		return no_entry(f, &k, NULL, false);
 	}
+	/* what this store does not take (sids-from without routes-from: a
+	 * policy is no SID) is not srv6d's, before the grammar sees it */
+	kind = route_kind(&k, nh);
+	if (kind && !(f->takes & kind)) {
+		if (!f->redecode)
+			f->st.not_srv6++;
+		return no_entry(f, &k, NULL, false);
+	}
 	r = nh || !k.nhid ? srv6_rtmsg_conf(nlh, nh ? nh->msg : NULL, ifname_cb, NULL, line,
 					    sizeof(line), why, sizeof(why)) : 0;
 	if (r == 0) {
@@ -445,21 +476,20 @@ static int on_route(struct srv6_fpm *f, const struct nlmsghdr *nlh)
 		refuse(f, &k, why);
 		return no_entry(f, &k, NULL, false);
 	}
-	/* what this store does not take (sids-from without routes-from: a
-	 * policy is no SID) is not srv6d's */
-	if (!(f->takes & (strncmp(line, "route ", 6) ? SRV6_FPM_TAKE_SIDS : SRV6_FPM_TAKE_ROUTES))) {
-		if (!f->redecode)
-			f->st.not_srv6++;
-		return no_entry(f, &k, NULL, false);
-	}
-	/* a mirrored policy: the kernel's route stays (the fallback when
-	 * srv6d is gone), srv6d's capture route goes one metric before it */
+	/* a mirrored policy: the kernel's route stays (the fallback once
+	 * srv6d has stopped), srv6d's capture route goes one metric before it */
 	if (f->origin == SRV6_ORIGIN_KERNEL && !strncmp(line, "route ", 6)) {
 		size_t ll = strlen(line);
 
 		if (!k.priority) {
 			refuse(f, &k, "metric 0: srv6d's route cannot come before it (the kernel's "
 			       "route keeps its traffic; give it a metric of 1 or more)");
+			return no_entry(f, &k, NULL, false);
+		}
+		if (k.priority == 1 && k.family == AF_INET6) {
+			refuse(f, &k, "metric 1: srv6d's route would need metric 0, which the kernel "
+			       "makes 1024 (the kernel's route keeps its traffic; give it a metric of "
+			       "2 or more)");
 			return no_entry(f, &k, NULL, false);
 		}
 		if (snprintf(line + ll, sizeof(line) - ll, " metric %u", k.priority - 1) >=

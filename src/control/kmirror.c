@@ -33,6 +33,7 @@ struct srv6_kmirror {
 	bool routes;              /* routes-from kernel: IPv4 routes too */
 	const char *what;         /* the conf line's words, for the log */
 	bool need_resync;         /* events were lost and a dump failed: tick */
+	bool dirty;               /* a dump changed the store: not applied yet */
 	struct srv6_kmirror_stats st;
 };
 
@@ -97,6 +98,9 @@ static int dump_one(struct srv6_kmirror *m, uint16_t type, uint8_t family)
 		r = srv6_nl_dump(type, &rtm, sizeof(rtm), buf, sizeof(buf), walk_cb, &w);
 	else
 		r = srv6_nl_dump(type, &nhm, sizeof(nhm), buf, sizeof(buf), walk_cb, &w);
+	/* what a dump changed stays changed when a later one fails: it is
+	 * reported by the next resync that works */
+	m->dirty |= w.changed;
 	return r ? r : w.changed;
 }
 
@@ -113,11 +117,11 @@ static int dump_retry(struct srv6_kmirror *m, uint16_t type, uint8_t family)
 
 /* A full dump: nexthop objects first (the routes name them), then the
  * routes (IPv6, and IPv4 for policies); entries the dump does not have go.
- * 1 changed, 0 not, -errno (the store as it was: a failed dump is no
- * deletion). */
+ * 1 changed, 0 not, -errno (a failed dump is no deletion: the entries
+ * stay; what it changed is reported by the next resync that works). */
 static int resync(struct srv6_kmirror *m)
 {
-	int a, b, c = 0;
+	int a, b, c = 0, r;
 
 	m->st.dumps++;
 	srv6_fpm_resync_begin(m->store);
@@ -133,7 +137,9 @@ static int resync(struct srv6_kmirror *m)
 		return b;
 	}
 	m->need_resync = false;
-	return (a > 0) | (b > 0) | (c > 0) | srv6_fpm_resync_end(m->store);
+	r = m->dirty | (a > 0) | (b > 0) | (c > 0) | srv6_fpm_resync_end(m->store);
+	m->dirty = false;
+	return r;
 }
 
 int srv6_kmirror_tick(struct srv6_kmirror *m)

@@ -105,9 +105,10 @@ static void kmirror_status(const struct daemon *d, FILE *o, bool json)
 	st = srv6_kmirror_stats(d->kmirror);
 	f = srv6_kmirror_store(d->kmirror);
 	if (json) {
-		fprintf(o, ",\"kernel_mirror\":{\"table\":%u,\"proto\":%d,\"entries\":%zu,"
+		fprintf(o, ",\"kernel_mirror\":{\"sids\":%s,\"routes\":%s,\"table\":%u,\"proto\":%d,\"entries\":%zu,"
 			"\"dumps\":%llu,\"events\":%llu,\"filtered\":%llu,\"overruns\":%llu,"
-			"\"not_srv6\":%llu,\"refused\":%llu}", d->conf.kmirror.table,
+			"\"not_srv6\":%llu,\"refused\":%llu}", d->conf.kmirror.sids ? "true" : "false",
+			d->conf.kmirror.routes ? "true" : "false", d->conf.kmirror.table,
 			d->conf.kmirror.proto, srv6_fpm_count(f), (unsigned long long)st->dumps,
 			(unsigned long long)st->events, (unsigned long long)st->filtered,
 			(unsigned long long)st->overruns,

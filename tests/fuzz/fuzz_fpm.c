@@ -5,8 +5,8 @@
  * what a TCP peer sends.  The input is the byte stream; its first byte
  * picks the read size (1..256 bytes per read), so frames arrive cut at
  * every place, as session_read() hands them over (the unconsumed tail
- * moved to the front of an aligned buffer); an odd first byte makes the
- * store the kernel mirror's (origin kernel, policies one metric below the
+ * moved to the front of an aligned buffer); an input of odd length makes
+ * the store the kernel mirror's (origin kernel, policies one metric below the
  * kernel route's).  At the end the session is lost and the grace time runs
  * out: the store must empty.
  */
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!size || !(f = srv6_fpm_new(5)))
 		return 0;
 	step = (size_t)data[0] + 1;
-	origin = data[0] & 1 ? SRV6_ORIGIN_KERNEL : SRV6_ORIGIN_FPM;
+	origin = size & 1 ? SRV6_ORIGIN_KERNEL : SRV6_ORIGIN_FPM;
 	if (origin == SRV6_ORIGIN_KERNEL)
 		srv6_fpm_configure(f, origin, RT_TABLE_MAIN, SRV6_FPM_TAKE_SIDS | SRV6_FPM_TAKE_ROUTES);
 	while (off < size) {

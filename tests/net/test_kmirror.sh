@@ -21,7 +21,12 @@
 # route with its prefix; other tables and protocols are filtered as
 # configured; after srv6d stops the kernel's seg6local processes the same
 # packets (the kernel is the fallback), and srv6d's output was the same as
-# the kernel's, byte for byte.
+# the kernel's, byte for byte.  Then `routes-from kernel`: a seg6 encap
+# route becomes a policy one metric before it (IPv6 1024 -> 1023, IPv4
+# 10 -> 9), an IPv4 route at metric 0 is refused by name, no SID is taken,
+# srv6d's encapsulation is the kernel's byte for byte, the policy follows
+# the kernel route's delete and add, and after srv6d stops the kernel's
+# route encapsulates again.
 set -u
 # shellcheck source=lib.sh
 source "$(dirname "$0")/lib.sh"
@@ -138,7 +143,10 @@ check "an IPv4 route at metric 0: refused by name, left to the kernel" \
 	eval '! ctl route show | grep -q "^10.99.0.0/16" &&
 	      grep -q "10.99.0.0/16.*metric 0: srv6d.s route cannot come before it" "$SRV6D_LOG" &&
 	      [ "$(ctl -j status | jget "d[\"kernel_mirror\"][\"refused\"]")" -ge 1 ]'
-check "routes-from alone takes no SID" eval '! has_sid 2001:db8:ff::9 && ! steered 2001:db8:ff::9'
+check "routes-from alone takes no SID (counted as not SRv6)" \
+	eval 'ctl sid show >/dev/null && ! has_sid 2001:db8:ff::9 && ! steered 2001:db8:ff::9 &&
+	      [ "$(ctl -j status | jget "d[\"kernel_mirror\"][\"not_srv6\"]")" -ge 1 ] &&
+	      [ "$(ctl -j status | jget "d[\"kernel_mirror\"][\"sids\"]")" = False ]'
 pkt_to_dst send --case policy-encap >"$TMPD/spol.cap"
 check "srv6d encapsulates the policy's packets (its counter)" \
 	eval '[ "$(ctl -j -s route show 2001:db8:99::/64 | jget "d[0][\"stats\"][\"packets\"]")" -eq 2 ]'

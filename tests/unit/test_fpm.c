@@ -311,6 +311,28 @@ static void kernel_policies(void **state)
 	inet_pton(AF_INET, "10.8.0.0", a);
 	assert_null(srv6_fpm_find(f, AF_INET, a, 16));
 	assert_int_equal(srv6_fpm_stats(f)->refused, 1);
+	/* IPv6 at metric 1: srv6d's would be 0, which the kernel makes 1024 */
+	add_policy(AF_INET6, "2001:db8:97::", 64, 1);
+	assert_int_equal(feed_all(f), 0);
+	inet_pton(AF_INET6, "2001:db8:97::", a);
+	assert_null(srv6_fpm_find(f, AF_INET6, a, 64));
+	assert_int_equal(srv6_fpm_stats(f)->refused, 2);
+	/* IPv6 at 2: srv6d's at 1 */
+	add_policy(AF_INET6, "2001:db8:96::", 64, 2);
+	assert_int_equal(feed_all(f), 1);
+	inet_pton(AF_INET6, "2001:db8:96::", a);
+	assert_int_equal(srv6_fpm_find(f, AF_INET6, a, 64)->route.metric, 1);
+	/* its delete names its metric (one without is another route's) */
+	del_route(AF_INET6, "2001:db8:96::", 64);
+	assert_int_equal(feed_all(f), 0);
+	{
+		struct nlmsghdr *nlh = frame_begin(RTM_DELROUTE);
+
+		rt_put(nlh, AF_INET6, "2001:db8:96::", 64, RT_TABLE_MAIN);
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, 2);
+		frame_end(nlh->nlmsg_len);
+	}
+	assert_int_equal(feed_all(f), 1);
 	/* a SID: routes-from alone does not take it */
 	add_sid("2001:db8:ff::9", RT_TABLE_MAIN, NULL);
 	assert_int_equal(feed_all(f), 0);

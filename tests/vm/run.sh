@@ -129,13 +129,20 @@ kvm) cpu=host ;;
 # With multi-threaded TCG the stock 6.12 oopsed twice in the suite's runs at
 # a static key's patch site, on an int3 the kernel had already patched away
 # (RIP one byte into the instruction: "int3" in sched_clock_cpu at boot, in
-# ttwu_do_activate 1474 s into CI's oracle run, a panic in interrupt).  QEMU
-# 7.2's translated code on one vCPU can outlive another vCPU's write to the
-# kernel's text; a single thread cannot race it.  It costs little: the
+# ttwu_do_activate 1474 s into CI's oracle run, a panic in interrupt).  The likely
+# cause (not proven): QEMU 7.2's translated code on one vCPU outliving
+# another vCPU's write to the kernel's text, which a single thread cannot
+# race; neither oops has been seen single-threaded.  It costs little: the
 # oracle suite took 1720 s single (beside another VM) against 1476 s multi,
 # and test_firewall + test_nhctx 75 s against 67-71 s.  The guest keeps its
 # vCPUs (VM_CPUS), interleaved by QEMU.
-*) cpu=${VM_CPU:-max}; VM_ACCEL=tcg,thread=${VM_TCG_THREAD:-single} ;;
+tcg,*) cpu=${VM_CPU:-max} ;;     # the caller's own TCG options, as given
+*)
+	cpu=${VM_CPU:-max}
+	case "${VM_TCG_THREAD:-single}" in
+	single | multi) VM_ACCEL=tcg,thread=${VM_TCG_THREAD:-single} ;;
+	*) die "VM_TCG_THREAD=$VM_TCG_THREAD: single or multi" ;;
+	esac ;;
 esac
 
 # ---- the command, the variables the guest reads ----------------------------

@@ -21,7 +21,9 @@
 # to nochk.  Not CI: about 5 minutes a kernel on these 2 cores.  Its VM
 # runs multi-threaded TCG unless VM_TCG_THREAD says otherwise: the figures
 # in docs/REINJECTION.md were taken so (a vCPU a host core), and a single
-# thread would halve what two vCPUs can do.
+# thread would halve what two vCPUs can do.  Multi-threaded TCG is the mode
+# in which the stock 6.12 has panicked on a stale int3 (tests/vm/run.sh): a
+# run that dies so is the emulator's, run it again.
 set -u
 export VM_TCG_THREAD=${VM_TCG_THREAD:-multi}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
