@@ -89,7 +89,8 @@ struct srv6_fpm *srv6_fpm_new(unsigned int grace_s);
  * them the kinds in @takes (SRV6_FPM_TAKE_*; the others count as not
  * SRv6).  A policy of origin SRV6_ORIGIN_KERNEL gets the metric one below
  * the kernel route's (srv6d's route goes before it, the kernel's stays as
- * the fallback); one at metric 0 is refused.  The defaults: SRV6_ORIGIN_FPM,
+ * the fallback); one at metric 0 (IPv6: 1, as srv6d's would be 0, which
+ * the kernel makes 1024) is refused.  The defaults: SRV6_ORIGIN_FPM,
  * RT_TABLE_MAIN, both kinds.  Call before feeding.
  */
 void srv6_fpm_configure(struct srv6_fpm *f, enum srv6_origin origin, uint32_t table,

@@ -49,6 +49,13 @@ typedef const char *(*srv6_ifname_fn)(unsigned int ifindex, char *buf, void *arg
 int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k);
 
 /**
+ * srv6_nhmsg_encap_type - the NHA_ENCAP_TYPE of nexthop message @nh
+ * (nlmsg_len bytes there), 0 when it has none; -EINVAL for a malformed
+ * message.  Pure: for a route naming @nh, the encap is the object's.
+ */
+int srv6_nhmsg_encap_type(const struct nlmsghdr *nh);
+
+/**
  * srv6_nhmsg_id - the NHA_ID of nexthop message @nlh (RTM_NEWNEXTHOP /
  * RTM_DELNEXTHOP, @len bytes available).  0, or -EINVAL.  Pure.
  */

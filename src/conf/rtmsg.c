@@ -267,6 +267,20 @@ int srv6_rtmsg_key(const struct nlmsghdr *nlh, size_t len, struct srv6_rtkey *k)
 	return parse_route(nlh, len, k, &tb);
 }
 
+int srv6_nhmsg_encap_type(const struct nlmsghdr *nh)
+{
+	uint16_t type;
+	struct tb nt;
+
+	if (parse_msg(nh, nh->nlmsg_len, sizeof(struct nhmsg), NHA_MAX, &nt) < 0 ||
+	    !fits(nt.a[NHA_ENCAP_TYPE], 2))
+		return -EINVAL;
+	if (!nt.a[NHA_ENCAP_TYPE])
+		return 0;
+	memcpy(&type, mnl_attr_get_payload(nt.a[NHA_ENCAP_TYPE]), sizeof(type));
+	return type;
+}
+
 int srv6_nhmsg_id(const struct nlmsghdr *nlh, size_t len, uint32_t *id)
 {
 	struct tb tb;

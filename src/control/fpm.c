@@ -26,10 +26,7 @@
 
 #include <linux/lwtunnel.h>
 #include <linux/netlink.h>
-#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
-
-#include <libmnl/libmnl.h>
 
 #include "srv6d/fpm.h"
 #include "srv6d/log.h"
@@ -378,19 +375,12 @@ static bool other_route(const struct srv6_fpm *f, const struct fent *rec, const 
 }
 
 /* The kind of SRv6 route of @k, or of the nexthop object @nh it names:
- * SRV6_FPM_TAKE_SIDS (seg6local), SRV6_FPM_TAKE_ROUTES (seg6), else 0. */
+ * SRV6_FPM_TAKE_SIDS (seg6local), SRV6_FPM_TAKE_ROUTES (seg6), else 0 (a
+ * malformed object too: the decoder says so next). */
 static unsigned int route_kind(const struct srv6_rtkey *k, const struct fnh *nh)
 {
-	uint16_t t = k->encap_type;
+	int t = nh ? srv6_nhmsg_encap_type(nh->msg) : k->encap_type;
 
-	if (nh) {
-		const struct nlattr *a;
-
-		t = 0;
-		mnl_attr_for_each(a, (const struct nlmsghdr *)nh->msg, sizeof(struct nhmsg))
-			if (mnl_attr_get_type(a) == NHA_ENCAP_TYPE && mnl_attr_get_payload_len(a) >= 2)
-				memcpy(&t, mnl_attr_get_payload(a), sizeof(t));
-	}
 	return t == LWTUNNEL_ENCAP_SEG6_LOCAL ? SRV6_FPM_TAKE_SIDS :
 	       t == LWTUNNEL_ENCAP_SEG6 ? SRV6_FPM_TAKE_ROUTES : 0;
 }

@@ -85,7 +85,8 @@ static int walk_cb(const struct nlmsghdr *nlh, void *arg)
 }
 
 /* Dump message type @type (RTM_GETROUTE of @family / RTM_GETNEXTHOP) on a
- * socket of its own into the store.  1 changed, 0 not, -errno. */
+ * socket of its own into the store (m->dirty when it changed it).  0 or
+ * -errno. */
 static int dump_one(struct srv6_kmirror *m, uint16_t type, uint8_t family)
 {
 	static char buf[KM_BUF] __attribute__((aligned(8)));
@@ -101,7 +102,7 @@ static int dump_one(struct srv6_kmirror *m, uint16_t type, uint8_t family)
 	/* what a dump changed stays changed when a later one fails: it is
 	 * reported by the next resync that works */
 	m->dirty |= w.changed;
-	return r ? r : w.changed;
+	return r;
 }
 
 /* dump_one(), again while the kernel says the dump was interrupted (libmnl
@@ -121,7 +122,7 @@ static int dump_retry(struct srv6_kmirror *m, uint16_t type, uint8_t family)
  * stay; what it changed is reported by the next resync that works). */
 static int resync(struct srv6_kmirror *m)
 {
-	int a, b, c = 0, r;
+	int a, b, r;
 
 	m->st.dumps++;
 	srv6_fpm_resync_begin(m->store);
@@ -130,14 +131,14 @@ static int resync(struct srv6_kmirror *m)
 		a = 0;                       /* a kernel without nexthop objects */
 	b = a < 0 ? a : dump_retry(m, RTM_GETROUTE, AF_INET6);
 	if (b >= 0 && m->routes)
-		b = (c = dump_retry(m, RTM_GETROUTE, AF_INET)) < 0 ? c : b;
+		b = dump_retry(m, RTM_GETROUTE, AF_INET);
 	if (b < 0) {
 		srv6_fpm_resync_abort(m->store);
 		m->need_resync = true;
 		return b;
 	}
 	m->need_resync = false;
-	r = m->dirty | (a > 0) | (b > 0) | (c > 0) | srv6_fpm_resync_end(m->store);
+	r = m->dirty | srv6_fpm_resync_end(m->store);
 	m->dirty = false;
 	return r;
 }
@@ -161,17 +162,18 @@ int srv6_kmirror_tick(struct srv6_kmirror *m)
 struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *err,
 				       size_t errlen)
 {
+	const char *what = c->sids ? "sids-from kernel" : "routes-from kernel";
 	struct srv6_kmirror *m = calloc(1, sizeof(*m));
 	int r;
 
 	if (!m) {
-		snprintf(err, errlen, "%s kernel: out of memory", c->sids ? "sids-from" : "routes-from");
+		snprintf(err, errlen, "%s: out of memory", what);
 		return NULL;
 	}
 	m->table = c->table;
 	m->proto = c->proto;
 	m->routes = c->routes;
-	m->what = c->sids ? "sids-from kernel" : "routes-from kernel";
+	m->what = what;
 	m->store = srv6_fpm_new(0);
 	if (!m->store) {
 		snprintf(err, errlen, "%s: out of memory", m->what);
