@@ -114,6 +114,10 @@ UNIT_BINS  := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 
 BENCH_SRCS := $(sort $(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+# tc programs of the benchmarks: bench/bpf/<name>.c -> $(BUILD)/bench/<name>.bpf.o
+BPF_SRCS   := $(sort $(wildcard bench/bpf/*.c))
+BPF_OBJS   := $(BPF_SRCS:bench/bpf/%.c=$(BUILD)/bench/%.bpf.o)
+BPF_CC     ?= clang
 
 # Helper programs of the namespace tests: tests/net/tools/<name>.c ->
 # $(BUILD)/tests/net/<name>, linked like bench programs.
@@ -126,7 +130,7 @@ PROGS := $(if $(wildcard src/daemon/main.c),$(BUILD)/srv6d) \
 .SECONDARY:
 .PHONY: all progs check unit fuzz fuzz-run fuzz-long nettest reinject deps install clean bench FORCE
 all: $(LIBCORE) $(LIBCACHE) $(LIBCONF) $(if $(D_SRCS),$(LIBD)) $(PROGS) $(UNIT_BINS) $(BENCH_BINS) \
-	$(NETTOOL_BINS)
+	$(BPF_OBJS) $(NETTOOL_BINS)
 
 $(BUILD)/src/core/%.o: src/core/%.c
 	@mkdir -p $(@D)
@@ -206,6 +210,13 @@ $(BUILD)/bench/%: bench/%.c $(ALL_LIBS)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) $(D_CFLAGS) -o $@ $(filter-out %.h,$^) $(D_LIBS) $(URCU_LIBS) $(CRYPTO_LIBS)
+
+# (the multiarch directory holds asm/types.h; no sanitizer, no CFLAGS: BPF)
+$(BUILD)/bench/%.bpf.o: bench/bpf/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  BPF     $<")
+	$(Q)$(BPF_CC) -O2 -g0 -target bpf -Wall -Werror \
+		-I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
 
 # the reference consumers' shared round trip
 $(BUILD)/bench/nfq_floor $(BUILD)/bench/nfq_end $(BUILD)/bench/nfq_behav: bench/nfq_ref.h

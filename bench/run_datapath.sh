@@ -158,11 +158,14 @@ drained() {
 # trial RATE -> prints "offered_pps rx_pps loss_percent cpu1_busy_percent
 # refused_pps" (refused: packets the veth would not take, see srv6_blast -O)
 trial() {
-	local rate=$1 before after out sent secs c0 c1 refused
+	local rate=$1 before after out sent secs c0 c1 refused a=${GENA:-1}
 	before=$(rx_dst)
 	c0=$(cpu1_ticks)
+	# amplified (GENA=N, veth0's tc program): the generator sends rate / N,
+	# each of its packets leaves veth0 N times
 	out=$(ip netns exec "$NS_SRC" chrt -f 10 "$BUILD/bench/srv6_blast" -i veth0 -M 02:00:00:00:01:01 \
-		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r "$rate" -t "$DUR" -c 0 -F 64 $GENY $GENO)
+		-s fc00:1::1 -S fc00:ff::1,fc00:2::2 -l "$PAYLOAD" -r $(((rate + a - 1) / a)) -t "$DUR" -c 0 -F 64 \
+		$GENY $GENO $([ "$a" -gt 1 ] && echo "-A $a"))
 	c1=$(cpu1_ticks)
 	drained
 	after=$(rx_dst)
@@ -174,8 +177,8 @@ trial() {
 	fi
 	refused=$(echo "$out" | awk '{ for (i = 1; i < NF; i++) if ($i == "refused") print $(i + 1) }')
 	secs=$(echo "$out" | awk '{print $4}')
-	awk -v s="$sent" -v t="$secs" -v r=$((after - before)) -v c0="$c0" -v c1="$c1" \
-		-v f="${refused:-0}" 'BEGIN {
+	awk -v s="$((sent * a))" -v t="$secs" -v r=$((after - before)) -v c0="$c0" -v c1="$c1" \
+		-v f="$((${refused:-0} * a))" 'BEGIN {
 		l = s > 0 ? (s - r) * 100 / s : 100; if (l < 0) l = 0;
 		split(c0, a, " "); split(c1, b, " ");
 		u = b[2] > a[2] ? (b[1] - a[1]) * 100 / (b[2] - a[2]) : 0
@@ -268,6 +271,13 @@ stop_bg() {
 # socket's send buffer fills, and a blocking sender would offer only what
 # the router takes (about 1x); open loop counts what it could not hand over
 # as offered and lost, as a NIC drops at its ring.
+# And amplified (OVL_AMP, default 8; 1 turns it off): src's veth0 sends each
+# of the generator's packets OVL_AMP times (bench/bpf/amp.c, srv6_blast -A),
+# for every trial of these modes, the search's as well: the generator alone,
+# one system call per 32 packets, cannot offer 5x what a worker takes on
+# this 2-vCPU machine (about 1x through a threaded-NAPI veth); the copies
+# cost CPU 0 a clone and a veth transmit each.  What the veth refuses
+# (its ring full) is lost, counted against goodput as before.
 # ---------------------------------------------------------------------------
 napi_on() { # on failure undoes what it did: the next modes run as set up
 	local p
@@ -313,14 +323,33 @@ ovl_srv6d() {
 	BGPID=$!
 	sleep 1
 }
-declare -A OVL2 OVL5
+declare -A OVL2 OVL5 OVLA
+OVL_AMP=${OVL_AMP:-8}
+amp_on() { # amp_on N: veth0's tc program, GENA=N; GENA=1 when it cannot
+	GENA=1
+	[ "$1" -gt 1 ] || return 0
+	if ip netns exec "$NS_SRC" tc qdisc add dev veth0 clsact &&
+		ip netns exec "$NS_SRC" tc filter add dev veth0 egress bpf direct-action \
+			obj "$BUILD/bench/amp.bpf.o" sec tc; then
+		GENA=$1
+	else
+		echo "    cannot attach $BUILD/bench/amp.bpf.o to veth0: the generator alone" >&2
+		ip netns exec "$NS_SRC" tc qdisc del dev veth0 clsact 2>/dev/null
+	fi
+}
+amp_off() {
+	[ "$GENA" -gt 1 ] && ip netns exec "$NS_SRC" tc qdisc del dev veth0 clsact
+	GENA=1
+}
 run_ovl() { # run_ovl MODE
 	local m=$1 rate r2 r5
 	# open loop: what the sender cannot hand over (its send buffer full
 	# while the veth's ring holds its packets) counts as offered and lost
 	GENO=-O
+	amp_on "$OVL_AMP"
+	OVLA[$m]=$GENA
 	if [ "$m" = ovl-napi ]; then
-		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; GENO=; return; }
+		napi_on || { echo "    cannot enable threaded NAPI on veth1" >&2; RES[$m]="0 0 0"; GENO=; amp_off; return; }
 	fi
 	R ip -6 route del fc00:ff::/64
 	if [ "$m" = ovl-conf ] || [ "$m" = ovl-conf-other ]; then
@@ -336,7 +365,7 @@ run_ovl() { # run_ovl MODE
 			echo "    srv6d did not set threaded NAPI on veth1: $(tail -3 "$TMPD/bg.out")" >&2
 			stop_bg; R "$PY" "$PWD/bench/veth_gro.py" veth1 0
 			R ip -6 route add fc00:ff::/64 via fc00:2::2
-			RES[$m]="0 0 0"; GENO=; return
+			RES[$m]="0 0 0"; GENO=; amp_off; return
 		fi
 		echo "    srv6d's threads (policy prio name): $(ps -L -o cls=,rtprio=,comm= -p "$BGPID" |
 			sort | uniq -c | tr -s ' ' | tr '\n' ';')" >&2
@@ -351,6 +380,7 @@ run_ovl() { # run_ovl MODE
 	set -- $r5; OVL5[$m]="${OVL5[$m]:-}${OVL5[$m]:+ }$1:$2"
 	stop_bg
 	GENO=
+	amp_off
 	echo "    srv6d stats: $(grep -h '^queue' "$TMPD/stats" 2>/dev/null | tr '\n' ';')" >&2
 	[ "$m" = ovl-napi ] && napi_off
 	if [ "$m" = ovl-conf ] || [ "$m" = ovl-conf-other ]; then
@@ -360,7 +390,7 @@ run_ovl() { # run_ovl MODE
 	fi
 	R ip -6 route add fc00:ff::/64 via fc00:2::2
 }
-GENO=
+GENO= GENA=1
 
 # ---------------------------------------------------------------------------
 # What the overload setup costs other traffic (split placement), modes oth
@@ -973,7 +1003,8 @@ done
 		case $m in ovl|ovl-napi|ovl-conf|ovl-conf-other) ;; *) continue ;; esac
 		set -- ${RES[$m]:-0 0 0}
 		echo "$m: rate at <= ${LOSS}% loss $(awk -v v="$1" 'BEGIN { printf "%.0f", v / 1000 }') kpps (median);" \
-			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}"
+			"offered:goodput pps at 2x: ${OVL2[$m]:-}; at 5x: ${OVL5[$m]:-}" \
+			"(open loop, each packet sent ${OVLA[$m]:-1} times by veth0's tc program)"
 	done
 	if [ -n "${ALL[mw1]:-}" ] && [ -n "${ALL[mw2]:-}" ]; then
 		# per-round ratios (the modes run in the same round, one after the other)

@@ -7,7 +7,7 @@
  * bucket on CLOCK_MONOTONIC.  The UDP source port varies over -F flows.
  *
  *   srv6_blast -i IF -M DSTMAC -s SRC -S SEG1[,SEG2...] [-r PPS] [-t SECONDS]
- *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-O] [-P | -D INNER] [-4 DST4]
+ *              [-l PAYLOAD] [-F FLOWS] [-c CPU] [-y] [-T] [-O] [-A N] [-P | -D INNER] [-4 DST4]
  *
  * -y: sched_yield() after each burst, and while waiting for the pace, so a
  * consumer pinned to the same CPU at the same real-time priority
@@ -20,6 +20,14 @@
  * its token, so the offered rate is the paced one, not what the receiver
  * let through.  Without -O sendmmsg blocks on a full send buffer and a
  * refused burst is tried again at once (closed loop).
+ * -A N (2..16): the device's tc egress hook sends every packet N times (with
+ * bench/amp.bpf.o attached there, which reads N from the packet's priority):
+ * the socket's packets get priority N and go through the device's queueing
+ * path instead of PACKET_QDISC_BYPASS.  A generator whose own CPU cannot
+ * offer more than the router takes (a veth in threaded NAPI mode) offers N
+ * times that; the N - 1 copies cost one skb_clone and one veth transmit
+ * each, not a system call.  What is printed stays per packet sent; the
+ * caller multiplies by N.
  * -P: a plain IPv6 + UDP packet to SEG1 (the only segment), no SRH: traffic for
  * a headend policy (H.Encaps).
  * -D INNER: the SRH's next header is IPv6 (41): an inner IPv6 header from SRC
@@ -101,11 +109,11 @@ int main(int argc, char **argv)
 	unsigned long long sent = 0, offered = 0, refused = 0;
 	uint8_t dmac[6], *p;
 	size_t len, srh_len, udp_off;
-	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0, plain = 0, open_loop = 0;
+	int fd, opt, one = 1, cpu = -1, yield = 0, stamp = 0, plain = 0, open_loop = 0, amp = 1;
 	size_t ip_off;
 	double t0, t, tokens = 0, last;
 
-	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTOPD:4:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:M:s:S:r:t:l:F:c:yTOA:PD:4:")) != -1) {
 		switch (opt) {
 		case 'i': ifname = optarg; break;
 		case 'M': mac = optarg; break;
@@ -119,6 +127,7 @@ int main(int argc, char **argv)
 		case 'y': yield = 1; break;
 		case 'T': stamp = 1; break;
 		case 'O': open_loop = 1; break;
+		case 'A': amp = atoi(optarg); break;
 		case 'P': plain = 1; break;
 		case 'D': inner = optarg; break;
 		case '4': dst4 = optarg; break;
@@ -166,7 +175,16 @@ int main(int argc, char **argv)
 		perror(ifname);
 		return 1;
 	}
-	setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	if (amp < 1 || amp > 16) {
+		fprintf(stderr, "-A %d: between 1 and 16\n", amp);
+		return 1;
+	}
+	if (amp == 1) {
+		setsockopt(fd, SOL_PACKET, PACKET_QDISC_BYPASS, &one, sizeof(one));
+	} else if (setsockopt(fd, SOL_SOCKET, SO_PRIORITY, &amp, sizeof(amp)) < 0) {
+		perror("SO_PRIORITY");
+		return 1;
+	}
 
 	/* Ethernet + IPv6 + SRH (+ IPv6 or IPv4) + UDP + payload; -P -4:
 	 * Ethernet + IPv4 + UDP + payload */

@@ -646,6 +646,19 @@ static int l_fpm(struct conf_ctx *x, int argc, char **argv)
 	return 0;
 }
 
+/* a mirror's table and proto for an error line: "main" or N, "any" or N */
+static void kmirror_name(uint32_t table, int proto, char t[16], char p[16])
+{
+	if (table == 254)
+		snprintf(t, 16, "main");
+	else
+		snprintf(t, 16, "%u", table);
+	if (proto < 0)
+		snprintf(p, 16, "any");
+	else
+		snprintf(p, 16, "%d", proto);
+}
+
 /* "sids-from kernel [table N|main] [proto P]", "routes-from kernel ...":
  * one mirror; the second line must name the first one's table and proto */
 static int l_kmirror(struct conf_ctx *x, int argc, char **argv)
@@ -706,8 +719,14 @@ static int l_kmirror(struct conf_ctx *x, int argc, char **argv)
 		}
 	}
 	if (other && (table != m->table || proto != m->proto)) {
-		conf_seterr(&x->e, "\"%s kernel\" takes another table or proto than line %u's "
-			    "(one mirror: give both the same)", argv[0], other);
+		char t[2][16], p[2][16];
+
+		kmirror_name(table, proto, t[0], p[0]);
+		kmirror_name(m->table, m->proto, t[1], p[1]);
+		conf_seterr(&x->e, "\"%s kernel\" takes table %s proto %s, line %u's \"%s "
+			    "kernel\" table %s proto %s (one mirror: give both the same)",
+			    argv[0], t[0], p[0], other, routes ? "sids-from" : "routes-from",
+			    t[1], p[1]);
 		return -EINVAL;
 	}
 	m->table = table;

@@ -162,7 +162,8 @@ int srv6_kmirror_tick(struct srv6_kmirror *m)
 struct srv6_kmirror *srv6_kmirror_open(const struct srv6_conf_kmirror *c, char *err,
 				       size_t errlen)
 {
-	const char *what = c->sids ? "sids-from kernel" : "routes-from kernel";
+	const char *what = c->sids && c->routes ? "sids-from/routes-from kernel" :
+			   c->sids ? "sids-from kernel" : "routes-from kernel";
 	struct srv6_kmirror *m = calloc(1, sizeof(*m));
 	int r;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* fallback.c - blackhole routes behind fail-open: include/srv6d/fallback.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <syslog.h>
 #include <string.h>
@@ -43,6 +44,17 @@ struct fb_ctx {
 /* What srv6_fallback_sync() last said of the blackholes at the old metric,
  * so that a retry, a reload or a srv6ctl change that finds the same says
  * nothing again.  The control thread's (fallback.h: only it syncs). */
+
+/* "line N" for a conf line, else what srv6_origin_where() names ("srv6ctl",
+ * "fpm", "kernel"): a learned entry has no line */
+static const char *fb_where(unsigned int origin, unsigned int line, char *buf, size_t len)
+{
+	if (origin == SRV6_ORIGIN_CONF && line)
+		snprintf(buf, len, "line %u", line);
+	else
+		srv6_origin_where(NULL, origin, line, buf, len);
+	return buf;
+}
 static struct {
 	unsigned int old_kept;
 	unsigned int old_unknown;
@@ -201,8 +213,12 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 		e = r ? add_one(x.sk, metric, r->family, &r->prefix, r->plen)
 		      : add_one(x.sk, metric, AF_INET6, &c->sids[i].prefix, c->sids[i].plen);
 		if (e < 0) {
+			char w[16];
+
 			srv6_seterr(err, errlen, "fail-open fallback routes: cannot add a blackhole "
-				    "route (line %u)", r ? r->line : c->sids[i].line);
+				    "route (%s)", r ? fb_where(r->origin, r->line, w, sizeof(w))
+						    : fb_where(c->sids[i].origin, c->sids[i].line, w,
+							       sizeof(w)));
 			goto out_sock;
 		}
 	}
@@ -444,7 +460,7 @@ static int pr_read(struct pr_ctx *x, char *err, size_t errlen)
 static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
 {
 	const struct srv6_conf *c = x->c;
-	char pb[INET6_ADDRSTRLEN];
+	char pb[INET6_ADDRSTRLEN], w[16];
 	int e;
 
 	e = pr_read(x, err, errlen);
@@ -456,10 +472,10 @@ static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
 		if (!(x->state[i] & PR_TAKEN))
 			continue;
 		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
-		srv6_seterr(err, errlen, "line %u: route %s/%u: the main table already has "
+		srv6_seterr(err, errlen, "%s: route %s/%u: the main table already has "
 			    "a route for %s/%u at metric %u (not srv6d's): give the policy "
-			    "another \"metric\"", r->line, pb, r->plen, pb, r->plen,
-			    srv6_route_metric(r));
+			    "another \"metric\"", fb_where(r->origin, r->line, w, sizeof(w)),
+			    pb, r->plen, pb, r->plen, srv6_route_metric(r));
 		return -EEXIST;
 	}
 	return 0;
@@ -517,7 +533,7 @@ static void say_shadowed(const struct pr_ctx *x)
 {
 	const struct srv6_conf *c = x->c;
 	struct pr_shadow *v = NULL;
-	char pb[INET6_ADDRSTRLEN];
+	char pb[INET6_ADDRSTRLEN], w[16];
 	size_t want = 0, n = 0;
 
 	for (size_t i = 0; i < c->nroutes; i++)
@@ -537,9 +553,10 @@ static void say_shadowed(const struct pr_ctx *x)
 		if (pr_said.n && bsearch(&k, pr_said.v, pr_said.n, sizeof(k), shadow_cmp))
 			continue;
 		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
-		srv6_log(LOG_WARNING, "line %u: route %s/%u: a route of the same prefix at "
+		srv6_log(LOG_WARNING, "%s: route %s/%u: a route of the same prefix at "
 			 "the better metric %u wins over the policy's (%u): it carries "
-			 "nothing while that route exists", r->line, pb, r->plen,
+			 "nothing while that route exists",
+			 fb_where(r->origin, r->line, w, sizeof(w)), pb, r->plen,
 			 x->shadow[i], k.metric);
 	}
 	if (want && !v)
@@ -555,7 +572,7 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 {
 	static const int families[] = { AF_INET6, AF_INET };
 	struct pr_ctx x = { .c = c, .ifindex = ifindex };
-	char pb[INET6_ADDRSTRLEN];
+	char pb[INET6_ADDRSTRLEN], w[16];
 	int e = 0;
 
 	if (ifindex <= 0)
@@ -579,9 +596,9 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 		a = add_policy(x.sk, ifindex, r);
 		if (a < 0 && !x.err) {
 			inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
-			srv6_seterr(err, errlen, "line %u: route %s/%u: cannot add its route "
-				    "(metric %u): %s", r->line, pb, r->plen, srv6_route_metric(r),
-				    strerror(-a));
+			srv6_seterr(err, errlen, "%s: route %s/%u: cannot add its route "
+				    "(metric %u): %s", fb_where(r->origin, r->line, w, sizeof(w)),
+				    pb, r->plen, srv6_route_metric(r), strerror(-a));
 			x.err = a;
 		}
 	}
