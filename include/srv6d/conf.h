@@ -142,8 +142,8 @@ const char *srv6_origin_name(enum srv6_origin o);
 
 /**
  * srv6_origin_where - where an entry came from, for a log line: "PATH:LINE"
- * for a conf line, "srv6ctl" for an entry of origin conf without a line (a
- * srv6ctl sid/route add), else its origin's name ("fpm", "kernel").  @origin
+ * for a conf line ("line LINE" when @path is NULL), "srv6ctl" for an entry of
+ * origin conf without a line (a srv6ctl sid/route add), else its origin's name ("fpm", "kernel").  @origin
  * is an enum srv6_origin as the entries store it.  Writes at most @len bytes
  * (truncated, NUL-terminated) and returns @buf.  Pure.
  */

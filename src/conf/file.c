@@ -1017,6 +1017,8 @@ char *srv6_origin_where(const char *path, unsigned int origin, unsigned int line
 		snprintf(buf, len, "%s", srv6_origin_name((enum srv6_origin)origin));
 	else if (!line)
 		snprintf(buf, len, "srv6ctl");
+	else if (!path)
+		snprintf(buf, len, "line %u", line);
 	else
 		snprintf(buf, len, "%s:%u", path, line);
 	return buf;

@@ -44,17 +44,6 @@ struct fb_ctx {
 /* What srv6_fallback_sync() last said of the blackholes at the old metric,
  * so that a retry, a reload or a srv6ctl change that finds the same says
  * nothing again.  The control thread's (fallback.h: only it syncs). */
-
-/* "line N" for a conf line, else what srv6_origin_where() names ("srv6ctl",
- * "fpm", "kernel"): a learned entry has no line */
-static const char *fb_where(unsigned int origin, unsigned int line, char *buf, size_t len)
-{
-	if (origin == SRV6_ORIGIN_CONF && line)
-		snprintf(buf, len, "line %u", line);
-	else
-		srv6_origin_where(NULL, origin, line, buf, len);
-	return buf;
-}
 static struct {
 	unsigned int old_kept;
 	unsigned int old_unknown;
@@ -216,8 +205,8 @@ int srv6_fallback_sync(const struct srv6_conf *c, char *err, size_t errlen)
 			char w[16];
 
 			srv6_seterr(err, errlen, "fail-open fallback routes: cannot add a blackhole "
-				    "route (%s)", r ? fb_where(r->origin, r->line, w, sizeof(w))
-						    : fb_where(c->sids[i].origin, c->sids[i].line, w,
+				    "route (%s)", r ? srv6_origin_where(NULL, r->origin, r->line, w, sizeof(w))
+						    : srv6_origin_where(NULL, c->sids[i].origin, c->sids[i].line, w,
 							       sizeof(w)));
 			goto out_sock;
 		}
@@ -474,7 +463,7 @@ static int pr_survey(struct pr_ctx *x, char *err, size_t errlen)
 		inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
 		srv6_seterr(err, errlen, "%s: route %s/%u: the main table already has "
 			    "a route for %s/%u at metric %u (not srv6d's): give the policy "
-			    "another \"metric\"", fb_where(r->origin, r->line, w, sizeof(w)),
+			    "another \"metric\"", srv6_origin_where(NULL, r->origin, r->line, w, sizeof(w)),
 			    pb, r->plen, pb, r->plen, srv6_route_metric(r));
 		return -EEXIST;
 	}
@@ -556,7 +545,7 @@ static void say_shadowed(const struct pr_ctx *x)
 		srv6_log(LOG_WARNING, "%s: route %s/%u: a route of the same prefix at "
 			 "the better metric %u wins over the policy's (%u): it carries "
 			 "nothing while that route exists",
-			 fb_where(r->origin, r->line, w, sizeof(w)), pb, r->plen,
+			 srv6_origin_where(NULL, r->origin, r->line, w, sizeof(w)), pb, r->plen,
 			 x->shadow[i], k.metric);
 	}
 	if (want && !v)
@@ -597,7 +586,7 @@ int srv6_polroute_sync(const struct srv6_conf *c, int ifindex, char *err, size_t
 		if (a < 0 && !x.err) {
 			inet_ntop(r->family, &r->prefix, pb, sizeof(pb));
 			srv6_seterr(err, errlen, "%s: route %s/%u: cannot add its route "
-				    "(metric %u): %s", fb_where(r->origin, r->line, w, sizeof(w)),
+				    "(metric %u): %s", srv6_origin_where(NULL, r->origin, r->line, w, sizeof(w)),
 				    pb, r->plen, srv6_route_metric(r), strerror(-a));
 			x.err = a;
 		}
